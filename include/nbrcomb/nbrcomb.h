@@ -1,0 +1,55 @@
+/* nbrcomb: message-combining MPI neighborhood collectives.
+ *
+ * The library works without any call to this header: an application picks it up with
+ * LD_PRELOAD or by linking -lnbrcomb before the MPI library. This header adds introspection
+ * for programs that want to read what the library did on one communicator. */
+#ifndef NBRCOMB_NBRCOMB_H
+#define NBRCOMB_NBRCOMB_H
+
+#include <mpi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NBRCOMB_VERSION_MAJOR 0
+#define NBRCOMB_VERSION_MINOR 1
+#define NBRCOMB_VERSION_PATCH 0
+
+/* The library's version as "MAJOR.MINOR.PATCH" (of the loaded library, not of this header). */
+const char *nbrcomb_version(void);
+
+/* How a topology communicator's collectives are run. */
+typedef enum nbrcomb_mode {
+    NBRCOMB_MODE_OFF = 0, /* native MPI */
+    NBRCOMB_MODE_DIRECT,  /* the library's own schedule, one message per edge */
+    NBRCOMB_MODE_PAIRS,   /* message combining with pairs of friends */
+    NBRCOMB_MODE_GROUPS,  /* message combining with groups of k friends */
+    NBRCOMB_MODE_AUTO     /* the library chooses */
+} nbrcomb_mode;
+
+/* Counters of one process on one communicator, since its creation or the last reset. */
+typedef struct nbrcomb_stats {
+    nbrcomb_mode requested_mode;        /* mode asked for (environment or MPI_Info hint) */
+    nbrcomb_mode mode;                  /* mode the schedules actually use */
+    unsigned long long calls;           /* neighborhood collectives run by the library */
+    unsigned long long messages_sent;   /* point-to-point messages this process sent */
+    unsigned long long bytes_sent;      /* payload bytes of those messages */
+    unsigned long long native_messages; /* messages native MPI sends for the same calls (one per out-edge) */
+    unsigned long long native_bytes;    /* payload bytes native MPI sends for the same calls */
+    unsigned long long rounds;          /* schedule rounds executed */
+    double pattern_seconds;             /* time spent building the pattern at topology creation */
+} nbrcomb_stats;
+
+/* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not
+ * manage comm (not a distributed-graph communicator, or mode off). */
+int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats *stats);
+
+/* Sets the counters of comm back to zero (pattern_seconds and the modes are kept). */
+int nbrcomb_comm_reset_stats(MPI_Comm comm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NBRCOMB_NBRCOMB_H */

@@ -1,0 +1,46 @@
+#include "schedule/local_copy.h"
+
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// Offset of the first byte when count elements of type form one gap-free run of bytes.
+std::optional<MPI_Aint> contiguous_start(int count, MPI_Datatype type, std::size_t bytes) {
+    MPI_Aint true_lb = 0, true_extent = 0, lb = 0, extent = 0;
+    if (PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS) return std::nullopt;
+    if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS) return std::nullopt;
+    const auto element_bytes = static_cast<MPI_Aint>(bytes / static_cast<std::size_t>(count));
+    const bool element_dense = true_extent == element_bytes;
+    const bool elements_adjacent = count == 1 || extent == element_bytes;
+    if (!element_dense || !elements_adjacent) return std::nullopt;
+    return true_lb;
+}
+
+}  // namespace
+
+int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block) {
+    if (from_block.bytes == 0) return MPI_SUCCESS;
+    const auto from_start = contiguous_start(from_block.count, from_block.type, from_block.bytes);
+    const auto to_start = contiguous_start(to_block.count, to_block.type, to_block.bytes);
+    if (from_start && to_start) {
+        std::memmove(static_cast<std::byte*>(to) + *to_start, static_cast<const std::byte*>(from) + *from_start,
+                     from_block.bytes);
+        return MPI_SUCCESS;
+    }
+    int packed_size = 0;
+    int err = PMPI_Pack_size(from_block.count, from_block.type, MPI_COMM_SELF, &packed_size);
+    if (err != MPI_SUCCESS) return err;
+    std::vector<std::byte> staging(static_cast<std::size_t>(packed_size));
+    int position = 0;
+    err = PMPI_Pack(from, from_block.count, from_block.type, staging.data(), packed_size, &position, MPI_COMM_SELF);
+    if (err != MPI_SUCCESS) return err;
+    const int packed = position;
+    position = 0;
+    return PMPI_Unpack(staging.data(), packed, &position, to, to_block.count, to_block.type, MPI_COMM_SELF);
+}
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,12 @@
+// Copies one block to another whose type signature matches, through the MPI's datatype engine.
+#pragma once
+
+#include "schedule/schedule.h"
+
+namespace nbrcomb::detail {
+
+// Byte-contiguous blocks are copied with memcpy; any other pair of types goes through
+// MPI_Pack into a staging buffer and MPI_Unpack out of it.
+int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block);
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,94 @@
+#include "src/config.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+constexpr std::array mode_names{"off", "direct", "pairs", "groups", "auto"};
+
+std::string lower(std::string_view text) {
+    std::string result(text);
+    for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return result;
+}
+
+std::optional<int> parse_int(std::string_view text, int min, int max) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < min || value > max) return std::nullopt;
+    return value;
+}
+
+std::optional<bool> parse_bool(std::string_view text) {
+    const std::string value = lower(text);
+    if (value == "1" || value == "on" || value == "yes" || value == "true") return true;
+    if (value == "0" || value == "off" || value == "no" || value == "false") return false;
+    return std::nullopt;
+}
+
+std::optional<nbrcomb_mode> parse_mode(std::string_view text) {
+    const std::string value = lower(text);
+    for (std::size_t i = 0; i < mode_names.size(); ++i)
+        if (value == mode_names[i]) return static_cast<nbrcomb_mode>(i);
+    return std::nullopt;
+}
+
+std::optional<Reorder> parse_reorder(std::string_view text) {
+    const auto value = parse_bool(text);
+    if (!value) return std::nullopt;
+    return *value ? Reorder::on : Reorder::off;
+}
+
+// Applies one setting: parse, and on failure report what is allowed.
+template <class T, class Parse>
+void apply(const SettingLookup& lookup, std::string_view source, std::string_view key, const char* allowed,
+           Parse parse, T& setting, std::vector<std::string>& problems) {
+    const auto text = lookup(key);
+    if (!text) return;
+    if (const auto value = parse(*text)) {
+        setting = *value;
+        return;
+    }
+    // Name the setting as the user spelled its kind: NBRCOMB_THETA or nbrcomb_theta.
+    const bool upper_case = std::isupper(static_cast<unsigned char>(source.front()));
+    std::string name(source);
+    for (char c : key) name += upper_case ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    problems.push_back(name + "=\"" + *text + "\" is not " + allowed + "; using the default");
+}
+
+}  // namespace
+
+Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
+                   std::vector<std::string>& problems) {
+    Config config = base;
+    apply(lookup, source, "mode", "one of off, direct, pairs, groups, auto", parse_mode, config.mode, problems);
+    apply(lookup, source, "theta", "an integer >= 1", [](std::string_view t) { return parse_int(t, 1, 1 << 30); },
+          config.theta, problems);
+    apply(lookup, source, "k", "an integer from 2 to 16", [](std::string_view t) { return parse_int(t, 2, 16); },
+          config.k, problems);
+    apply(lookup, source, "topo_aware", "0 or 1", parse_bool, config.topo_aware, problems);
+    apply(lookup, source, "node_size", "an integer >= 0",
+          [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.node_size, problems);
+    apply(lookup, source, "reorder", "on or off", parse_reorder, config.reorder, problems);
+    apply(lookup, source, "log", "an integer from 0 to 3", [](std::string_view t) { return parse_int(t, 0, 3); },
+          config.log_level, problems);
+    apply(lookup, source, "report", "0, 1 or a file name prefix",
+          [](std::string_view t) { return t.empty() ? std::nullopt : std::optional<std::string>(t); },
+          config.report, problems);
+    return config;
+}
+
+std::vector<int> schedule_shaping_values(const Config& config) {
+    return {static_cast<int>(config.mode), config.theta, config.k, config.topo_aware ? 1 : 0, config.node_size};
+}
+
+const char* mode_name(nbrcomb_mode mode) {
+    const auto index = static_cast<std::size_t>(mode);
+    return index < mode_names.size() ? mode_names[index] : "?";
+}
+
+}  // namespace nbrcomb::detail

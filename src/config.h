@@ -1,0 +1,44 @@
+// Settings of the library: NBRCOMB_* environment variables, overridden per communicator by
+// nbrcomb_* MPI_Info hints on the topology constructor.
+#pragma once
+
+#include "nbrcomb/nbrcomb.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+enum class Reorder { off, on };
+
+struct Config {
+    nbrcomb_mode mode = NBRCOMB_MODE_DIRECT;
+    int theta = 4;  // friendship threshold: common out-neighbors needed to be friends
+    int k = 2;      // friends per group in groups mode
+    bool topo_aware = false;
+    int node_size = 0;  // emulate nodes of this many consecutive ranks; 0 = real nodes
+    Reorder reorder = Reorder::on;
+    int log_level = 1;
+    std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix
+
+    bool operator==(const Config&) const = default;
+};
+
+// Looks a setting up by its key without prefix ("mode", "theta", ...).
+using SettingLookup = std::function<std::optional<std::string>(std::string_view key)>;
+
+// base with every setting that lookup finds applied. A value that does not parse leaves the
+// setting as it was and adds one line to problems naming key, value and what is allowed;
+// source names where values come from ("NBRCOMB_" or "nbrcomb_") for those lines.
+Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
+                   std::vector<std::string>& problems);
+
+// Keys whose values must agree on every process of a communicator (they shape the schedule).
+std::vector<int> schedule_shaping_values(const Config& config);
+
+const char* mode_name(nbrcomb_mode mode);
+
+}  // namespace nbrcomb::detail

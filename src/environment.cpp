@@ -1,0 +1,40 @@
+#include "src/environment.h"
+
+#include "src/log.h"
+
+#include <cctype>
+#include <cstdlib>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+Config load() {
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::vector<std::string> problems;
+    const Config config = read_config(
+        Config{},
+        [](std::string_view key) -> std::optional<std::string> {
+            std::string name = "NBRCOMB_";
+            for (char c : key) name += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+            const char* value = std::getenv(name.c_str());
+            return value ? std::optional<std::string>(value) : std::nullopt;
+        },
+        "NBRCOMB_", problems);
+    set_log_context(rank, config.log_level);
+    for (const std::string& problem : problems) log_rank0(LogLevel::warning, "%s", problem.c_str());
+    log_rank0(LogLevel::info, "settings: mode=%s theta=%d k=%d topo_aware=%d node_size=%d reorder=%s log=%d report=%s",
+              mode_name(config.mode), config.theta, config.k, config.topo_aware ? 1 : 0, config.node_size,
+              config.reorder == Reorder::on ? "on" : "off", config.log_level, config.report.c_str());
+    return config;
+}
+
+}  // namespace
+
+const Config& environment_config() {
+    static const Config config = load();
+    return config;
+}
+
+}  // namespace nbrcomb::detail

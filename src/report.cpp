@@ -1,0 +1,83 @@
+#include "src/report.h"
+
+#include "src/environment.h"
+#include "src/topo_state.h"
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// Opens <prefix>.<n>.txt for the first n that does not exist yet.
+std::FILE* open_new_file(const std::string& prefix, std::string& name) {
+    for (int n = 0; n < 100000; ++n) {
+        name = prefix + "." + std::to_string(n) + ".txt";
+        if (std::FILE* file = std::fopen(name.c_str(), "wx")) return file;
+    }
+    return nullptr;
+}
+
+double percent(unsigned long long part, unsigned long long whole) {
+    return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+}
+
+void print_summary(std::FILE* out, int processes, const unsigned long long* sums, double pattern_seconds_max) {
+    const auto [communicators, calls, messages, bytes, native_messages, native_bytes, rounds] =
+        std::array{sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]};
+    const long long saved = static_cast<long long>(native_messages) - static_cast<long long>(messages);
+    std::fprintf(out,
+                 "nbrcomb %s report, %d processes\n"
+                 "  topology communicators managed   %llu (summed over processes)\n"
+                 "  neighborhood collective calls    %llu\n"
+                 "  messages sent                    %llu (native MPI: %llu; saved %lld, %.1f%%)\n"
+                 "  bytes sent                       %llu (native MPI: %llu)\n"
+                 "  schedule rounds                  %llu\n"
+                 "  pattern build time (max)         %.6f s\n",
+                 nbrcomb_version(), processes, communicators, calls, messages, native_messages, saved,
+                 percent(static_cast<unsigned long long>(saved > 0 ? saved : 0), native_messages), bytes, native_bytes,
+                 rounds, pattern_seconds_max);
+}
+
+}  // namespace
+
+int write_report() {
+    const Config& config = environment_config();
+    if (config.report == "0") return MPI_SUCCESS;
+    const ProcessTotals totals = process_totals();
+    const nbrcomb_stats& s = totals.stats;
+    unsigned long long sums[] = {totals.communicators, s.calls,        s.messages_sent, s.bytes_sent,
+                                 s.native_messages,    s.native_bytes, s.rounds};
+    double pattern_seconds = s.pattern_seconds;
+    int rank = 0, size = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    // Reductions on a private duplicate so no user traffic can be touched.
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (const int err = PMPI_Comm_dup(MPI_COMM_WORLD, &comm); err != MPI_SUCCESS) return err;
+    const int count = static_cast<int>(std::size(sums));
+    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, count, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
+    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : &pattern_seconds, &pattern_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    PMPI_Comm_free(&comm);
+    if (rank != 0) return MPI_SUCCESS;
+
+    if (config.report == "1") {
+        print_summary(stderr, size, sums, pattern_seconds);
+        return MPI_SUCCESS;
+    }
+    std::string name;
+    std::FILE* file = open_new_file(config.report, name);
+    if (file == nullptr) {
+        std::fprintf(stderr, "nbrcomb[0]: cannot create a report file %s.<n>.txt; writing to standard error\n",
+                     config.report.c_str());
+        print_summary(stderr, size, sums, pattern_seconds);
+        return MPI_SUCCESS;
+    }
+    print_summary(file, size, sums, pattern_seconds);
+    std::fclose(file);
+    return MPI_SUCCESS;
+}
+
+}  // namespace nbrcomb::detail

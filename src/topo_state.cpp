@@ -1,0 +1,128 @@
+#include "src/topo_state.h"
+
+#include "src/log.h"
+
+#include <mutex>
+#include <set>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// States alive now, and the counters of those already freed, for the report at finalize.
+struct Ledger {
+    std::mutex mutex;
+    std::set<const TopoState*> alive;
+    ProcessTotals freed;
+};
+
+Ledger& ledger() {
+    static Ledger instance;
+    return instance;
+}
+
+void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
+    sum.calls += part.calls;
+    sum.messages_sent += part.messages_sent;
+    sum.bytes_sent += part.bytes_sent;
+    sum.native_messages += part.native_messages;
+    sum.native_bytes += part.native_bytes;
+    sum.rounds += part.rounds;
+    sum.pattern_seconds += part.pattern_seconds;
+}
+
+void track(const TopoState* state) {
+    std::lock_guard lock(ledger().mutex);
+    ledger().alive.insert(state);
+}
+
+// Set while the library duplicates a communicator for its own traffic: that duplicate needs
+// no state of its own.
+thread_local bool duplicating_for_library = false;
+
+int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+    if (duplicating_for_library) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    const auto& original = *static_cast<const TopoState*>(attribute_in);
+    auto copy = std::make_unique<TopoState>();
+    copy->topology = original.topology;
+    copy->config = original.config;
+    copy->tag_span = original.tag_span;
+    copy->stats.requested_mode = original.stats.requested_mode;
+    copy->stats.mode = original.stats.mode;
+    track(copy.get());
+    *static_cast<TopoState**>(attribute_out) = copy.release();
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int delete_state(MPI_Comm, int, void* attribute, void*) {
+    auto* state = static_cast<TopoState*>(attribute);
+    {
+        std::lock_guard lock(ledger().mutex);
+        ledger().alive.erase(state);
+        add(ledger().freed.stats, state->stats);
+        ++ledger().freed.communicators;
+    }
+    delete state;
+    return MPI_SUCCESS;
+}
+
+int keyval() {
+    static const int value = [] {
+        int created = MPI_KEYVAL_INVALID;
+        PMPI_Comm_create_keyval(copy_state, delete_state, &created, nullptr);
+        return created;
+    }();
+    return value;
+}
+
+}  // namespace
+
+TopoState::~TopoState() {
+    if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
+}
+
+TopoState* find_state(MPI_Comm comm) {
+    void* attribute = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found) return nullptr;
+    return static_cast<TopoState*>(attribute);
+}
+
+int attach_state(MPI_Comm comm, std::unique_ptr<TopoState> state) {
+    track(state.get());
+    const int err = PMPI_Comm_set_attr(comm, keyval(), state.get());
+    if (err != MPI_SUCCESS) {
+        std::lock_guard lock(ledger().mutex);
+        ledger().alive.erase(state.get());
+        return err;
+    }
+    state.release();  // owned by the attribute now
+    return MPI_SUCCESS;
+}
+
+int ensure_private_comm(MPI_Comm comm, TopoState& state) {
+    if (state.private_comm != MPI_COMM_NULL) return MPI_SUCCESS;
+    duplicating_for_library = true;
+    const int err = PMPI_Comm_dup(comm, &state.private_comm);
+    duplicating_for_library = false;
+    if (err != MPI_SUCCESS) return err;
+    // Errors on library traffic come back to the library, which raises them on the user's
+    // communicator through its error handler.
+    return PMPI_Comm_set_errhandler(state.private_comm, MPI_ERRORS_RETURN);
+}
+
+ProcessTotals process_totals() {
+    std::lock_guard lock(ledger().mutex);
+    ProcessTotals totals = ledger().freed;
+    for (const TopoState* state : ledger().alive) {
+        add(totals.stats, state->stats);
+        ++totals.communicators;
+    }
+    return totals;
+}
+
+}  // namespace nbrcomb::detail

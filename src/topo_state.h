@@ -1,0 +1,63 @@
+// What the library keeps for one distributed-graph communicator, cached on it as an MPI
+// attribute: freed by the attribute's delete callback, given to duplicates by its copy callback.
+#pragma once
+
+#include "nbrcomb/nbrcomb.h"
+#include "src/config.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+// The graph as MPI_Dist_graph_neighbors returns it; shared by a communicator and its duplicates.
+struct Topology {
+    int rank = 0;
+    int size = 0;
+    std::vector<int> sources;
+    std::vector<int> destinations;
+    bool weighted = false;
+    std::vector<int> source_weights;
+    std::vector<int> destination_weights;
+
+    int indegree() const { return static_cast<int>(sources.size()); }
+    int outdegree() const { return static_cast<int>(destinations.size()); }
+};
+
+struct TopoState {
+    TopoState() = default;
+    TopoState(const TopoState&) = delete;
+    TopoState& operator=(const TopoState&) = delete;
+    ~TopoState();
+
+    std::shared_ptr<const Topology> topology;
+    Config config;
+    // Private duplicate on which all library traffic runs, so it never matches the
+    // application's messages. MPI_COMM_NULL until first use on a communicator's duplicate.
+    MPI_Comm private_comm = MPI_COMM_NULL;
+    long long tag_span = 32768;  // MPI_TAG_UB + 1
+    std::uint64_t sequence = 0;  // operations started on this communicator
+    nbrcomb_stats stats{};
+
+    // Tag of the next operation; consecutive operations never share one.
+    int next_tag() { return static_cast<int>(static_cast<long long>(sequence++ % tag_span)); }
+};
+
+// The state the library keeps for comm, or nullptr if it does not manage comm.
+TopoState* find_state(MPI_Comm comm);
+
+// Hands state to comm; it lives until comm is freed.
+int attach_state(MPI_Comm comm, std::unique_ptr<TopoState> state);
+
+// Duplicates the communicator into state.private_comm if that has not happened yet. Collective.
+int ensure_private_comm(MPI_Comm comm, TopoState& state);
+
+// The counters summed over this process's communicators, freed or alive, and their number.
+struct ProcessTotals {
+    nbrcomb_stats stats{};
+    unsigned long long communicators = 0;
+};
+ProcessTotals process_totals();
+
+}  // namespace nbrcomb::detail
