@@ -24,11 +24,14 @@ void best_effort(const char* what, Step step) {
     }
 }
 
+// An exception after communication started cannot fall back to native: it becomes an
+// MPI_ERR_INTERN through the communicator's error handler.
 int guarded_collective(const CallArgs& args, NativeCall native) {
     try {
         return run_neighbor_collective(args, native);
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s", collective_name(args.collective), failure.what());
+        PMPI_Comm_call_errhandler(args.comm, MPI_ERR_INTERN);
         return MPI_ERR_INTERN;
     }
 }

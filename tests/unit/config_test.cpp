@@ -1,0 +1,86 @@
+#include "src/config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using nbrcomb::detail::Config;
+using nbrcomb::detail::read_config;
+using nbrcomb::detail::Reorder;
+
+namespace {
+
+Config read(const std::map<std::string, std::string>& values, std::vector<std::string>& problems,
+            const Config& base = Config{}) {
+    return read_config(
+        base,
+        [&](std::string_view key) -> std::optional<std::string> {
+            const auto it = values.find(std::string(key));
+            return it == values.end() ? std::nullopt : std::optional<std::string>(it->second);
+        },
+        "NBRCOMB_", problems);
+}
+
+}  // namespace
+
+TEST(Config, defaults_when_nothing_is_set) {
+    std::vector<std::string> problems;
+    EXPECT_EQ(read({}, problems), Config{});
+    EXPECT_TRUE(problems.empty());
+}
+
+TEST(Config, reads_every_setting) {
+    std::vector<std::string> problems;
+    const Config config = read({{"mode", "Groups"},
+                                {"theta", "2"},
+                                {"k", "5"},
+                                {"topo_aware", "yes"},
+                                {"node_size", "4"},
+                                {"reorder", "off"},
+                                {"log", "3"},
+                                {"report", "/tmp/out"}},
+                               problems);
+    EXPECT_TRUE(problems.empty());
+    EXPECT_EQ(config.mode, NBRCOMB_MODE_GROUPS);
+    EXPECT_EQ(config.theta, 2);
+    EXPECT_EQ(config.k, 5);
+    EXPECT_TRUE(config.topo_aware);
+    EXPECT_EQ(config.node_size, 4);
+    EXPECT_EQ(config.reorder, Reorder::off);
+    EXPECT_EQ(config.log_level, 3);
+    EXPECT_EQ(config.report, "/tmp/out");
+}
+
+TEST(Config, bad_values_keep_the_base_and_name_the_variable) {
+    std::vector<std::string> problems;
+    Config base;
+    base.theta = 7;
+    const Config config = read({{"mode", "fast"}, {"theta", "0"}, {"k", "17"}, {"node_size", "4x"}}, problems, base);
+    EXPECT_EQ(config, base);
+    ASSERT_EQ(problems.size(), 4u);
+    EXPECT_NE(problems[0].find("NBRCOMB_MODE=\"fast\""), std::string::npos) << problems[0];
+    EXPECT_NE(problems[1].find("NBRCOMB_THETA"), std::string::npos) << problems[1];
+    EXPECT_NE(problems[2].find("from 2 to 16"), std::string::npos) << problems[2];
+    EXPECT_NE(problems[3].find("NBRCOMB_NODE_SIZE"), std::string::npos) << problems[3];
+}
+
+TEST(Config, hint_names_are_lower_case) {
+    std::vector<std::string> problems;
+    read_config(
+        Config{}, [](std::string_view key) { return key == "k" ? std::optional<std::string>("one") : std::nullopt; },
+        "nbrcomb_", problems);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_NE(problems[0].find("nbrcomb_k=\"one\""), std::string::npos) << problems[0];
+}
+
+TEST(Config, schedule_shaping_values_differ_when_mode_or_theta_differ) {
+    Config a, b;
+    b.theta = 3;
+    EXPECT_NE(schedule_shaping_values(a), schedule_shaping_values(b));
+    b = a;
+    b.mode = NBRCOMB_MODE_OFF;
+    EXPECT_NE(schedule_shaping_values(a), schedule_shaping_values(b));
+    b = a;
+    b.log_level = 3;  // verbosity may differ between processes
+    EXPECT_EQ(schedule_shaping_values(a), schedule_shaping_values(b));
+}
