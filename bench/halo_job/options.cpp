@@ -1,0 +1,74 @@
+#include "options.h"
+
+#include <charconv>
+#include <filesystem>
+#include <stdexcept>
+#include <string_view>
+
+namespace halo_job {
+namespace {
+
+int parse_count(std::string_view flag, std::string_view text, int minimum) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || value < minimum)
+        throw std::invalid_argument(std::string(flag) + " needs an integer >= " + std::to_string(minimum) +
+                                    ", got '" + std::string(text) + "'");
+    return value;
+}
+
+Kernel parse_kernel(std::string_view text) {
+    if (text == "spmv") return Kernel::spmv;
+    if (text == "stencil") return Kernel::stencil;
+    throw std::invalid_argument("--kernel is spmv or stencil, got '" + std::string(text) + "'");
+}
+
+} // namespace
+
+Options parse_options(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        if (flag == "-h" || flag == "--help") {
+            options.help = true;
+            continue;
+        }
+        if (i + 1 == argc) throw std::invalid_argument("unknown flag or missing value: " + std::string(flag));
+        const std::string_view value = argv[++i];
+        if (flag == "--kernel")
+            options.kernel = parse_kernel(value);
+        else if (flag == "--matrix")
+            options.matrix = value;
+        else if (flag == "--iterations")
+            options.iterations = parse_count(flag, value, 1);
+        else if (flag == "--warmup")
+            options.warmup = parse_count(flag, value, 0);
+        else if (flag == "--block")
+            options.block = parse_count(flag, value, 1);
+        else
+            throw std::invalid_argument("unknown flag: " + std::string(flag));
+    }
+    return options;
+}
+
+std::string usage(const char* program) {
+    return std::string("usage: ") + program +
+           " [--kernel spmv|stencil] [--matrix FILE|NAME] [--iterations N] [--warmup N] [--block B]\n"
+           "  spmv     power iteration y = A x on a row-block distributed Matrix Market matrix,\n"
+           "           ghost values exchanged with MPI_Neighbor_alltoallv (default)\n"
+           "  stencil  9-point diffusion on a 2D periodic process grid, B x B cells per process,\n"
+           "           boundaries exchanged with MPI_Neighbor_allgather over the Moore neighborhood\n"
+           "  --matrix      a .mtx file, or a name in " NBRCOMB_MATRICES_DIR " (default can_1054)\n"
+           "  --iterations  timed iterations (default 200); --warmup untimed ones before them (default 20)\n"
+           "  --block       stencil block edge (default 16)\n";
+}
+
+std::string resolve_matrix_path(const std::string& matrix) {
+    namespace fs = std::filesystem;
+    for (const fs::path& candidate : {fs::path(matrix), fs::path(NBRCOMB_MATRICES_DIR) / matrix,
+                                     fs::path(NBRCOMB_MATRICES_DIR) / (matrix + ".mtx")})
+        if (fs::is_regular_file(candidate)) return candidate.string();
+    throw std::invalid_argument("no matrix file '" + matrix + "' (nor in " NBRCOMB_MATRICES_DIR ")");
+}
+
+} // namespace halo_job

@@ -1,0 +1,28 @@
+// Command line of the example job.
+#pragma once
+
+#include <string>
+
+namespace halo_job {
+
+enum class Kernel { spmv, stencil };
+
+struct Options {
+    Kernel kernel = Kernel::spmv;
+    std::string matrix = "can_1054";
+    int iterations = 200;
+    int warmup = 20;
+    int block = 16;
+    bool help = false;
+};
+
+// Throws std::invalid_argument on an unknown flag or a bad value.
+Options parse_options(int argc, char** argv);
+
+std::string usage(const char* program);
+
+// A matrix argument that names no file is looked up in the shared matrix collection, with or
+// without its .mtx suffix, so that "SmaGri" works from any directory.
+std::string resolve_matrix_path(const std::string& matrix);
+
+} // namespace halo_job

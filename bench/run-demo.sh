@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# From a fresh Debian 12 machine to a side-by-side run of the example job, natively and with
+# libnbrcomb preloaded: installs what is missing, builds into build/, runs both, compares.
+#
+#   NP=8 MATRIX=SmaGri bench/run-demo.sh          environment: NP (4), MATRIX, KERNEL (spmv|stencil), ITERATIONS
+#   NBRCOMB_MODE=direct bench/run-demo.sh --block 8   NBRCOMB_* reach the library; arguments go to the job
+#
+# Exits non-zero when the two runs' checksums differ.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+.ci/setup-debian.sh
+if [[ $(id -u) -eq 0 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+echo "Building into build/ (log: build/demo-build.log)"
+mkdir -p build
+if ! { cmake -S . -B build -DNBRCOMB_BUILD_BENCH=ON &&
+       cmake --build build -j2 --target nbrcomb nbrcomb_halo_job; } >build/demo-build.log 2>&1; then
+  tail -n 40 build/demo-build.log >&2
+  echo "run-demo.sh: build failed, see build/demo-build.log" >&2
+  exit 1
+fi
+
+# Launch with the MPI the project was built against.
+cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; }
+mpiexec=$(cache MPIEXEC_EXECUTABLE)
+library=$root/build/lib/libnbrcomb.so
+np=${NP:-4}
+if [[ $(cache NBRCOMB_MPI_IS_OPEN_MPI) == 1 ]]; then
+  launch=("$mpiexec" -np "$np" --oversubscribe)
+  preload=(-x "LD_PRELOAD=$library")
+  for name in $(compgen -e); do
+    [[ $name == NBRCOMB_* ]] && preload+=(-x "$name")
+  done
+else
+  # Hydra passes the whole environment, NBRCOMB_* included.
+  launch=("$mpiexec" -n "$np")
+  preload=(-genv LD_PRELOAD "$library")
+fi
+
+job=(build/bin/nbrcomb_halo_job --kernel "${KERNEL:-spmv}" --iterations "${ITERATIONS:-200}")
+[[ -n ${MATRIX:-} ]] && job+=(--matrix "$MATRIX")
+job+=("$@")
+
+echo "Running: ${launch[*]} ${job[*]}"
+"${launch[@]}" "${job[@]}" >build/demo-native.txt
+echo "Running: ${launch[*]} ${preload[*]} ${job[*]}"
+"${launch[@]}" "${preload[@]}" "${job[@]}" >build/demo-nbrcomb.txt
+
+field() { sed -n "s/^$2=//p" "build/demo-$1.txt"; }
+row() { printf '%-28s %-20s %s\n' "$1" "$(field native "$2")" "$(field nbrcomb "$2")"; }
+
+if [[ $(field nbrcomb library) == none ]]; then
+  echo "run-demo.sh: the job did not see libnbrcomb under LD_PRELOAD" >&2
+  exit 1
+fi
+case $(field native kernel) in
+  spmv) problem="spmv on $(field native matrix) ($(field native rows) rows, $(field native nonzeros) nonzeros)" ;;
+  *) problem="stencil on a $(field native grid) process grid, $(field native block)^2 cells each" ;;
+esac
+echo
+echo "$problem, $(field native ranks) ranks, $(field native edges) edges"
+echo "$(field native calls) calls ($(field native warmup) warmup); library $(field nbrcomb library), mode $(field nbrcomb library_mode), $(field nbrcomb library_calls) calls seen by it"
+echo
+printf '%-28s %-20s %s\n' "" native nbrcomb
+row checksum checksum
+row "messages / call / rank" messages_per_call_per_rank
+row "  max over ranks" messages_per_call_per_rank_max
+row "bytes / call / rank" bytes_per_call_per_rank
+row "median latency [us]" latency_median_us
+row "min latency [us]" latency_min_us
+awk -v n="$(field native latency_median_us)" -v l="$(field nbrcomb latency_median_us)" \
+  'BEGIN { printf "%-28s %.2f\n", "median ratio nbrcomb/native", (n > 0 ? l / n : 0) }'
+echo
+if [[ $(field native checksum) == "$(field nbrcomb checksum)" ]]; then
+  echo "results agree: yes"
+else
+  echo "results agree: NO (outputs in build/demo-native.txt and build/demo-nbrcomb.txt)"
+  exit 1
+fi
