@@ -1,0 +1,79 @@
+# nbrcomb_add_mpi_test(NAME <name> SOURCES <file>... RANKS <p>... [ENV <VAR=value>...])
+#
+# Builds the test twice from the same objects: <name> links libnbrcomb before MPI (relink
+# mode), <name>_preload links MPI only and its ranks preload the library (preload mode).
+# Registers the CTest tests <name>.<p>ranks.relink and <name>.<p>ranks.preload for every rank
+# count p, labelled mpi, with ENV added to the environment of mpiexec and the ranks.
+#
+# With NBRCOMB_SANITIZE the preload variant is left out: the ASan runtime has to come first
+# in the link order, which preloading the library in front of it breaks.
+
+# MPICH busy-polls when oversubscribed, so that every call costs a scheduler slice.
+if(NBRCOMB_MPI_IS_OPEN_MPI)
+  set(default_timeout 120)
+else()
+  set(default_timeout 300)
+endif()
+set(NBRCOMB_MPI_TEST_TIMEOUT ${default_timeout} CACHE STRING "Seconds one MPI test run may take")
+unset(default_timeout)
+
+function(nbrcomb_add_mpi_test)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME" "SOURCES;RANKS;ENV")
+  if(NOT arg_NAME OR NOT arg_SOURCES OR NOT arg_RANKS OR arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR
+      "usage: nbrcomb_add_mpi_test(NAME <name> SOURCES <file>... RANKS <p>... [ENV <VAR=value>...])")
+  endif()
+
+  add_library(${arg_NAME}_objects OBJECT ${arg_SOURCES})
+  target_link_libraries(${arg_NAME}_objects PUBLIC nbrcomb_mpi_testing)
+
+  add_executable(${arg_NAME})
+  # As an application links it: after the code that calls MPI (the linker keeps a library only
+  # if something before it needs it) and before libmpi, so its MPI_* definitions win.
+  target_link_libraries(${arg_NAME} PRIVATE ${arg_NAME}_objects nbrcomb_mpi_testing nbrcomb)
+  set(modes relink)
+
+  if(NOT NBRCOMB_SANITIZE)
+    add_executable(${arg_NAME}_preload)
+    target_link_libraries(${arg_NAME}_preload PRIVATE ${arg_NAME}_objects)
+    add_dependencies(${arg_NAME}_preload nbrcomb)
+    list(APPEND modes preload)
+  endif()
+
+  # Open MPI refuses root and more ranks than cores without these; ENV goes to mpiexec, which
+  # hands its environment on to the ranks.
+  set(environment OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ${arg_ENV})
+  if(NBRCOMB_SANITIZE)
+    # Open MPI leaks at initialization.
+    list(APPEND environment ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1)
+  endif()
+  # LD_PRELOAD reaches the ranks only, never mpiexec itself.
+  if(NBRCOMB_MPI_IS_OPEN_MPI)
+    set(oversubscribe --oversubscribe)
+    set(preload_flags -x LD_PRELOAD=$<TARGET_FILE:nbrcomb>)
+  else()
+    set(oversubscribe)
+    set(preload_flags -genv LD_PRELOAD $<TARGET_FILE:nbrcomb>)
+  endif()
+
+  foreach(ranks IN LISTS arg_RANKS)
+    foreach(mode IN LISTS modes)
+      set(test ${arg_NAME}.${ranks}ranks.${mode})
+      if(mode STREQUAL "preload")
+        set(executable ${arg_NAME}_preload)
+        set(mode_flags ${preload_flags})
+      else()
+        set(executable ${arg_NAME})
+        set(mode_flags)
+      endif()
+      add_test(NAME ${test}
+        COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${oversubscribe} ${mode_flags}
+                ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${executable}> ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${test} PROPERTIES
+        ENVIRONMENT "${environment}"
+        TIMEOUT ${NBRCOMB_MPI_TEST_TIMEOUT}
+        PROCESSORS ${ranks}
+        LABELS "mpi;${mode}")
+    endforeach()
+  endforeach()
+endfunction()

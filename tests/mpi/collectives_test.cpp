@@ -1,0 +1,142 @@
+// All five neighborhood collectives give native results, byte for byte, on every topology
+// family, with counts from 0 up, gaps and reversed blocks, one shared buffer and derived types.
+#include "all_ranks.h"
+#include "datatypes.h"
+#include "differential.h"
+#include "topologies.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+struct TopologyCase {
+    std::string name;
+    std::function<std::optional<Digraph>(int size)> graph;  // nullopt when its data is missing
+    TopologyOptions options;
+};
+
+// gtest names a failing instance by this rather than by the bytes of the object.
+void PrintTo(const TopologyCase& topology, std::ostream* out) { *out << topology.name; }
+
+auto random_graph(std::uint64_t seed) {
+    return [seed](int size) -> std::optional<Digraph> { return random_digraph(size, seed); };
+}
+
+auto stencil(int dims, Stencil kind, int radius) {
+    return [=](int size) -> std::optional<Digraph> { return periodic_stencil(size, dims, kind, radius); };
+}
+
+auto matrix(std::string file) {
+    return [file](int size) { return matrix_digraph(file, size); };
+}
+
+const Hints groups_hints{{"nbrcomb_mode", "groups"}, {"nbrcomb_theta", "1"}, {"nbrcomb_k", "3"}};
+const Hints node_aware_hints{
+    {"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "1"}, {"nbrcomb_topo_aware", "1"}, {"nbrcomb_node_size", "2"}};
+const Hints auto_hints{{"nbrcomb_mode", "auto"}};
+
+const std::vector<TopologyCase> topology_cases{
+    {"random", random_graph(1), {}},
+    {"random_weighted", random_graph(2), {.weighted = true}},
+    {"random_general", random_graph(3), {.construction = Construction::general}},
+    {"random_general_weighted", random_graph(4), {.construction = Construction::general, .weighted = true}},
+    {"random_reorder", random_graph(5), {.construction = Construction::adjacent_reorder, .weighted = true}},
+    {"von_neumann_2d_r1", stencil(2, Stencil::von_neumann, 1), {}},
+    {"von_neumann_2d_r2", stencil(2, Stencil::von_neumann, 2), {.weighted = true}},
+    {"moore_2d_r1", stencil(2, Stencil::moore, 1), {.construction = Construction::general}},
+    {"moore_2d_r2", stencil(2, Stencil::moore, 2), {}},
+    {"von_neumann_3d_r1", stencil(3, Stencil::von_neumann, 1), {.weighted = true}},
+    {"von_neumann_3d_r2", stencil(3, Stencil::von_neumann, 2), {.construction = Construction::general}},
+    {"moore_3d_r1", stencil(3, Stencil::moore, 1), {}},
+    {"moore_3d_r2", stencil(3, Stencil::moore, 2), {.construction = Construction::general, .weighted = true}},
+    {"matrix_bcsstk01", matrix("bcsstk01.mtx"), {}},
+    {"matrix_can_1054", matrix("can_1054.mtx"), {.weighted = true}},
+    {"matrix_can_1072", matrix("can_1072.mtx"), {.construction = Construction::general}},
+    {"matrix_D_10", matrix("D_10.mtx"), {}},
+    {"matrix_dwt_162", matrix("dwt_162.mtx"), {}},
+    {"matrix_gams10a", matrix("gams10a.mtx"), {.weighted = true}},
+    {"matrix_lp_sctap2", matrix("lp_sctap2.mtx"), {.construction = Construction::general}},
+    {"matrix_odepa400", matrix("odepa400.mtx"), {}},
+    {"matrix_oscil_dcop_11", matrix("oscil_dcop_11.mtx"), {.construction = Construction::general, .weighted = true}},
+    {"matrix_SmaGri", matrix("SmaGri.mtx"), {}},
+    {"matrix_tumorAntiAngiogenesis_4", matrix("tumorAntiAngiogenesis_4.mtx"), {}},
+    {"matrix_west0132", matrix("west0132.mtx"), {.weighted = true}},
+    {"matrix_ww_36_pmec_36", matrix("ww_36_pmec_36.mtx"), {}},
+    {"random_pairs", random_graph(6), {.hints = pairs_hints}},
+    {"moore_2d_r2_pairs", stencil(2, Stencil::moore, 2), {.hints = pairs_hints}},
+    {"moore_3d_r1_groups", stencil(3, Stencil::moore, 1), {.hints = groups_hints}},
+    {"random_general_groups", random_graph(7), {.construction = Construction::general, .hints = groups_hints}},
+    {"moore_2d_r1_node_aware", stencil(2, Stencil::moore, 1), {.hints = node_aware_hints}},
+    {"random_auto", random_graph(8), {.hints = auto_hints}},
+};
+
+// MPICH busy-polls when oversubscribed, so that every call costs a scheduler slice: there the
+// collectives run the core shapes only.
+#ifdef OPEN_MPI
+constexpr bool all_shapes = true;
+#else
+constexpr bool all_shapes = false;
+#endif
+
+// The core shapes: no data; counts varying per edge (some 0) with blocks in reverse order and
+// types that differ between the ends; blocks of 14 KB (past the eager limits of the MPIs'
+// shared-memory paths) in one buffer for sending and receiving; a different type pair on every
+// edge. Then counts 1, 7 and 100 of ints and every type pair.
+std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog) {
+    const bool edge_arrays = has_edge_arrays(collective);
+    const TypePair* ints = &catalog.pair("int");
+    std::vector<Shape> shapes{
+        {.types = ints, .units = 0},
+        {.types = &catalog.pair("ints_to_vector"), .units = 7, .vary = edge_arrays, .reverse = edge_arrays},
+        {.types = &catalog.pair("struct_to_packed_struct"),
+         .units = 1000,
+         .vary = edge_arrays,
+         .same_buffer = edge_arrays},
+    };
+    if (collective == Collective::alltoallw)
+        shapes.push_back({.units = 7, .vary = true, .reverse = true, .same_buffer = true, .mixed_types = true});
+    if (!all_shapes) return shapes;
+
+    for (const int units : {1, 7, 100}) shapes.push_back({.types = ints, .units = units});
+    for (std::size_t i = 0; i < catalog.pairs().size(); ++i)
+        shapes.push_back({.types = &catalog.pairs()[i],
+                          .units = 7,
+                          .vary = edge_arrays,
+                          .reverse = edge_arrays && i % 2 == 1,
+                          .same_buffer = edge_arrays && i % 3 == 0});
+    if (edge_arrays) {
+        shapes.push_back({.types = ints, .units = 100, .vary = true, .reverse = true});
+        shapes.push_back({.types = ints, .units = 100, .vary = true, .same_buffer = true});
+    }
+    if (collective == Collective::alltoallw) shapes.push_back({.units = 100, .vary = true, .mixed_types = true});
+    return shapes;
+}
+
+class NeighborCollectives : public testing::TestWithParam<TopologyCase> {};
+
+// One communicator for all five collectives: setting a topology up is what costs.
+TEST_P(NeighborCollectives, all_collectives_match_native) {
+    const TopologyCase& topology = GetParam();
+    const std::optional<Digraph> graph = topology.graph(size_of(MPI_COMM_WORLD));
+    if (!graph) GTEST_SKIP() << "no data for " << topology.name << " in " << NBRCOMB_MATRIX_DIR;
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, *graph, topology.options);
+    const TypeCatalog catalog;
+    for (const Collective collective : all_collectives) {
+        std::vector<Check> checks;
+        for (const Shape& shape : shapes_for(collective, catalog))
+            checks.push_back({make_call(collective, comm, catalog, shape), shape.describe()});
+        expect_matches_native(checks);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Topologies, NeighborCollectives, testing::ValuesIn(topology_cases),
+                         [](const testing::TestParamInfo<TopologyCase>& info) { return info.param.name; });
+
+}  // namespace

@@ -1,0 +1,489 @@
+#include "differential.h"
+
+#include "all_ranks.h"
+#include "mix.h"
+#include "topologies.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace nbrcomb::test {
+
+namespace {
+
+struct Functions {
+    decltype(&PMPI_Neighbor_allgather) allgather;
+    decltype(&PMPI_Neighbor_allgatherv) allgatherv;
+    decltype(&PMPI_Neighbor_alltoall) alltoall;
+    decltype(&PMPI_Neighbor_alltoallv) alltoallv;
+    decltype(&PMPI_Neighbor_alltoallw) alltoallw;
+};
+
+// The MPI_ names resolve to the library, linked before MPI or preloaded; PMPI_ is native MPI.
+const Functions library_functions{&MPI_Neighbor_allgather, &MPI_Neighbor_allgatherv, &MPI_Neighbor_alltoall,
+                                  &MPI_Neighbor_alltoallv, &MPI_Neighbor_alltoallw};
+const Functions native_functions{&PMPI_Neighbor_allgather, &PMPI_Neighbor_allgatherv, &PMPI_Neighbor_alltoall,
+                                 &PMPI_Neighbor_alltoallv, &PMPI_Neighbor_alltoallw};
+
+template <class T>
+const T* array_argument(const std::vector<T>& values, bool null) {
+    return null ? nullptr : values.data();
+}
+
+// Where the block of edge i on one side of call lies, and what it holds, as the call's
+// arguments say.
+struct EdgeBlock {
+    MPI_Aint offset;
+    int count;
+    MPI_Datatype type;
+};
+
+EdgeBlock edge_block(const Call& call, bool send_side, std::size_t i) {
+    const Side& side = send_side ? call.send : call.recv;
+    switch (call.collective) {
+    case Collective::allgather:
+    case Collective::alltoall: {
+        const bool one_block = send_side && call.collective == Collective::allgather;
+        const MPI_Aint stride = one_block ? 0 : side.count * extent_of(side.type);
+        return {static_cast<MPI_Aint>(i) * stride, side.count, side.type};
+    }
+    case Collective::allgatherv:
+        if (send_side) return {0, side.count, side.type};
+        [[fallthrough]];
+    case Collective::alltoallv: return {side.displs[i] * extent_of(side.type), side.counts[i], side.type};
+    case Collective::alltoallw: return {side.byte_displs[i], side.counts[i], side.types[i]};
+    }
+    return {0, 0, MPI_BYTE};
+}
+
+// The reference: sends in neighbor order, receives in neighbor order, so that the
+// non-overtaking rule matches the k-th message from u to v with the k-th block v receives from
+// u. comm has the ranks of call.comm and none of the receives a test may leave pending there.
+int reference(const Call& call, MPI_Comm comm, const void* sendbuf, void* recvbuf) {
+    std::vector<MPI_Request> requests;
+    for (std::size_t j = 0; j < call.destinations.size(); ++j) {
+        const EdgeBlock block = edge_block(call, true, j);
+        MPI_Isend(static_cast<const std::byte*>(sendbuf) + block.offset, block.count, block.type, call.destinations[j],
+                  0, comm, &requests.emplace_back());
+    }
+    for (std::size_t i = 0; i < call.sources.size(); ++i) {
+        const EdgeBlock block = edge_block(call, false, i);
+        MPI_Irecv(static_cast<std::byte*>(recvbuf) + block.offset, block.count, block.type, call.sources[i], 0, comm,
+                  &requests.emplace_back());
+    }
+    return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+int invoke(Path path, const Call& call, const void* sendbuf, void* recvbuf) {
+    const Functions& f = path == Path::library ? library_functions : native_functions;
+    const Side& s = call.send;
+    const Side& r = call.recv;
+    const void* send = s.in_place ? MPI_IN_PLACE : sendbuf;
+    void* recv = r.in_place ? MPI_IN_PLACE : recvbuf;
+    switch (call.collective) {
+    case Collective::allgather: return f.allgather(send, s.count, s.type, recv, r.count, r.type, call.comm);
+    case Collective::allgatherv:
+        return f.allgatherv(send, s.count, s.type, recv, array_argument(r.counts, r.null_counts),
+                            array_argument(r.displs, r.null_displs), r.type, call.comm);
+    case Collective::alltoall: return f.alltoall(send, s.count, s.type, recv, r.count, r.type, call.comm);
+    case Collective::alltoallv:
+        return f.alltoallv(send, array_argument(s.counts, s.null_counts), array_argument(s.displs, s.null_displs),
+                           s.type, recv, array_argument(r.counts, r.null_counts),
+                           array_argument(r.displs, r.null_displs), r.type, call.comm);
+    case Collective::alltoallw:
+        return f.alltoallw(send, array_argument(s.counts, s.null_counts), array_argument(s.byte_displs, s.null_displs),
+                           array_argument(s.types, s.null_types), recv, array_argument(r.counts, r.null_counts),
+                           array_argument(r.byte_displs, r.null_displs), array_argument(r.types, r.null_types),
+                           call.comm);
+    }
+    return MPI_ERR_OTHER;
+}
+
+// Runs one way of doing call on fresh copies of its buffers.
+template <class Way>
+Outcome run_on_copies(const Call& call, Way way) {
+    Outcome outcome{MPI_SUCCESS, call.send_bytes, call.recv_bytes};
+    void* recvbuf = outcome.recv_bytes.data();
+    const void* sendbuf = call.same_buffer ? recvbuf : outcome.send_bytes.data();
+    outcome.code = way(sendbuf, recvbuf);
+    return outcome;
+}
+
+// Eight bytes per hash: the send data of rank, and the sentinels every receive buffer starts with.
+std::byte data_byte(int rank, std::size_t i) { return std::byte(mix(rank, i / 8, 1) >> (i % 8 * 8) & 0xff); }
+std::byte sentinel_byte(std::size_t i) { return std::byte(mix(i / 8, 2) >> (i % 8 * 8) & 0xff); }
+
+// Room after the last block, so that writes past it show.
+constexpr MPI_Aint tail_bytes = 16;
+
+MPI_Aint round_up(MPI_Aint value, MPI_Aint unit) { return (value + unit - 1) / unit * unit; }
+
+// allgather and alltoall: the bytes n blocks take, one every stride bytes.
+MPI_Aint strided_size(std::size_t n, MPI_Aint stride, MPI_Aint span) {
+    return n == 0 ? 0 : static_cast<MPI_Aint>(n - 1) * stride + span;
+}
+
+// Where the blocks of one side of a v or w form lie, in bytes from the buffer start.
+struct Blocks {
+    std::vector<MPI_Aint> begin;
+    MPI_Aint size = 0;  // bytes up to the end of the last block
+};
+
+// v and w forms: from base on, each block after a gap of one or two units, in reverse
+// neighbor order if asked; every offset is a multiple of unit.
+Blocks placed_blocks(const std::vector<MPI_Aint>& spans, MPI_Aint unit, bool reverse, MPI_Aint base) {
+    Blocks blocks{std::vector<MPI_Aint>(spans.size()), base};
+    for (std::size_t n = 0; n < spans.size(); ++n) {
+        const std::size_t i = reverse ? spans.size() - 1 - n : n;
+        blocks.begin[i] = round_up(blocks.size, unit) + unit * static_cast<MPI_Aint>(1 + n % 2);
+        blocks.size = blocks.begin[i] + spans[i];
+    }
+    return blocks;
+}
+
+// Units on the k-th edge u→v, and the types it uses: both ends compute the same.
+int edge_units(const Shape& shape, int u, int v, int k) {
+    return shape.vary ? static_cast<int>(mix(u, v, k, 3) % static_cast<std::uint64_t>(shape.units + 1)) : shape.units;
+}
+// allgatherv: what u sends to all its destinations.
+int rank_units(const Shape& shape, int u) {
+    return shape.vary ? static_cast<int>(mix(u, 4) % static_cast<std::uint64_t>(shape.units + 1)) : shape.units;
+}
+const TypePair& edge_types(const Shape& shape, const TypeCatalog& catalog, int u, int v, int k) {
+    return shape.mixed_types ? catalog.pairs()[mix(u, v, k, 5) % catalog.pairs().size()] : *shape.types;
+}
+
+// Per-edge counts and displacements of a v side with one type; returns the bytes it takes.
+MPI_Aint set_v_side(Side& side, MPI_Datatype type, std::vector<int> counts, bool reverse, MPI_Aint base) {
+    const MPI_Aint extent = extent_of(type);
+    std::vector<MPI_Aint> spans;
+    for (const int count : counts) spans.push_back(span_of(type, count));
+    const Blocks blocks = placed_blocks(spans, extent, reverse, base);
+    side.type = type;
+    side.counts = std::move(counts);
+    for (const MPI_Aint begin : blocks.begin) side.displs.push_back(static_cast<int>(begin / extent));
+    return blocks.size;
+}
+
+// Per-edge counts, byte displacements and types of a w side, blocks 8-byte aligned; returns
+// the bytes it takes.
+MPI_Aint set_w_side(Side& side, std::vector<MPI_Datatype> types, std::vector<int> counts, bool reverse, MPI_Aint base) {
+    constexpr MPI_Aint alignment = 8;
+    std::vector<MPI_Aint> spans;
+    for (std::size_t i = 0; i < counts.size(); ++i) spans.push_back(span_of(types[i], counts[i]));
+    const Blocks blocks = placed_blocks(spans, alignment, reverse, base);
+    side.types = std::move(types);
+    side.counts = std::move(counts);
+    side.byte_displs = blocks.begin;
+    return blocks.size;
+}
+
+// The spare entries that keep a side's per-edge arrays non-NULL at degree 0.
+void add_spare_entries(Side& side, Collective collective) {
+    side.counts.push_back(0);
+    if (collective == Collective::alltoallw) {
+        side.byte_displs.push_back(0);
+        side.types.push_back(MPI_BYTE);
+    } else {
+        side.displs.push_back(0);
+    }
+}
+
+std::string class_text(int code) {
+    const int error = error_class(code);
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(error, text, &length);
+    return "class " + std::to_string(error) + " (" + std::string(text, static_cast<std::size_t>(length)) + ")";
+}
+
+// Which in-edge's receive block holds byte i, in words.
+std::string where_in_blocks(const Call& call, std::size_t i) {
+    const auto byte = static_cast<MPI_Aint>(i);
+    for (std::size_t b = 0; b < call.sources.size(); ++b) {
+        const EdgeBlock block = edge_block(call, false, b);
+        if (block.offset <= byte && byte < block.offset + span_of(block.type, block.count))
+            return "in block " + std::to_string(b) + " (from source " + std::to_string(call.sources[b]) + ") at byte " +
+                   std::to_string(byte - block.offset);
+    }
+    return "outside the receive blocks";
+}
+
+// "" if the buffers are equal, else how many bytes differ and where the first one lies.
+std::string buffer_difference(const Call& call, const std::vector<std::byte>& library,
+                              const std::vector<std::byte>& expected, std::string_view expected_name) {
+    std::size_t differing = 0, first = 0;
+    for (std::size_t i = library.size(); i-- > 0;)
+        if (library[i] != expected[i]) {
+            ++differing;
+            first = i;
+        }
+    if (differing == 0) return {};
+    char values[96];
+    std::snprintf(values, sizeof values, ": library 0x%02x, %.*s 0x%02x, before the call 0x%02x",
+                  static_cast<unsigned>(library[first]), static_cast<int>(expected_name.size()), expected_name.data(),
+                  static_cast<unsigned>(expected[first]), static_cast<unsigned>(call.recv_bytes[first]));
+    return std::to_string(differing) + " of " + std::to_string(library.size()) + " receive-buffer bytes differ from " +
+           std::string(expected_name) + ", the first at byte " + std::to_string(first) + " " +
+           where_in_blocks(call, first) + values;
+}
+
+// "" if the library changed no receive-buffer byte outside the blocks erroneous call
+// describes; an edge whose block cannot be told (a NULL array, MPI_DATATYPE_NULL, a negative
+// count) may receive nothing.
+std::string stray_write(const Call& call, const Outcome& library) {
+    const Side& recv = call.recv;
+    std::vector<bool> inside(call.recv_bytes.size(), false);
+    for (std::size_t i = 0; i < call.sources.size(); ++i) {
+        if (recv.in_place || recv.null_counts || recv.null_displs || recv.null_types) break;
+        const bool typed = !recv.types.empty();
+        if ((typed ? recv.types[i] : recv.type) == MPI_DATATYPE_NULL) continue;
+        const EdgeBlock block = edge_block(call, false, i);
+        if (block.count <= 0) continue;
+        const auto end =
+            std::min(block.offset + span_of(block.type, block.count), static_cast<MPI_Aint>(inside.size()));
+        for (MPI_Aint b = block.offset; b < end; ++b) inside[static_cast<std::size_t>(b)] = true;
+    }
+    for (std::size_t i = 0; i < inside.size(); ++i)
+        if (!inside[i] && library.recv_bytes[i] != call.recv_bytes[i])
+            return "the library wrote receive-buffer byte " + std::to_string(i) + ", outside the blocks of the call";
+    return {};
+}
+
+// "" if the library's outcome of call is the expected one.
+std::string outcome_problem(const Call& call, const Outcome& library, const Outcome& expected,
+                            std::string_view expected_name) {
+    if (expected.code != MPI_SUCCESS)
+        return std::string(expected_name) + " rejects the call: " + class_text(expected.code);
+    if (library.code != MPI_SUCCESS)
+        return "the library fails where " + std::string(expected_name) + " succeeds: " + class_text(library.code);
+    if (!call.same_buffer && library.send_bytes != call.send_bytes) return "the library wrote to the send buffer";
+    return buffer_difference(call, library.recv_bytes, expected.recv_bytes, expected_name);
+}
+
+// Collective: for each check, whether native MPI can be trusted with its call. MPICH 4.0
+// misplaces repeated distributed-graph edges (and with per-edge types crashes on them), and its
+// neighbor alltoallw delivers nothing on some graphs (a lone edge 0→1 already); where the
+// library leaves a call to native MPI, native MPI is what it must match.
+std::vector<int> trust_native(const std::vector<Check>& checks, [[maybe_unused]] Expect expect) {
+    std::vector<int> trusted(checks.size(), 1);
+#ifndef OPEN_MPI
+    const auto repeats = [](const std::vector<int>& peers) {
+        return std::ranges::any_of(occurrence_indices(peers), [](int k) { return k > 0; });
+    };
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        const Call& call = checks[i].call;
+        trusted[i] = expect == Expect::native_runs || (call.collective != Collective::alltoallw &&
+                                                       !repeats(call.sources) && !repeats(call.destinations));
+    }
+    MPI_Allreduce(MPI_IN_PLACE, trusted.data(), static_cast<int>(trusted.size()), MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+#endif
+    return trusted;
+}
+
+using StatsFunction = decltype(&nbrcomb_comm_stats);
+
+StatsFunction stats_function() {
+    static const auto function = reinterpret_cast<StatsFunction>(dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats"));
+    return function;
+}
+
+// "" if the library ran the call (or left it to native MPI) as expected.
+std::string library_use_problem(Expect expect, int rc_before, const nbrcomb_stats& before, int rc_after,
+                                const nbrcomb_stats& after) {
+    if (!library_loaded()) return "libnbrcomb is not loaded (no nbrcomb_comm_stats)";
+    if (expect == Expect::native_runs)
+        return rc_after == MPI_ERR_COMM
+                   ? ""
+                   : "nbrcomb_comm_stats does not return MPI_ERR_COMM on a communicator the library must leave alone";
+    if (rc_before != MPI_SUCCESS || rc_after != MPI_SUCCESS)
+        return "the library does not manage the communicator (nbrcomb_comm_stats: " + class_text(rc_after) + ")";
+    if (after.calls <= before.calls)
+        return "the library did not run the call itself (stats.calls stayed at " + std::to_string(after.calls) + ")";
+    return {};
+}
+
+}  // namespace
+
+const char* name_of(Collective collective) {
+    switch (collective) {
+    case Collective::allgather: return "allgather";
+    case Collective::allgatherv: return "allgatherv";
+    case Collective::alltoall: return "alltoall";
+    case Collective::alltoallv: return "alltoallv";
+    case Collective::alltoallw: return "alltoallw";
+    }
+    return "?";
+}
+
+std::string Shape::describe() const {
+    std::string text = (mixed_types ? std::string("mixed types") : types->name) + ", " + std::to_string(units) +
+                       (vary ? " units at most" : " units");
+    if (reverse) text += ", reverse order";
+    if (same_buffer) text += ", one buffer";
+    return text;
+}
+
+Call make_call(Collective collective, MPI_Comm comm, const TypeCatalog& catalog, const Shape& shape) {
+    const int rank = rank_of(comm);
+    const Neighborhood neighbors = neighborhood_of(comm);
+    const std::vector<int>& sources = neighbors.sources;
+    const std::vector<int>& destinations = neighbors.destinations;
+    const std::vector<int> in_repeat = occurrence_indices(sources);
+    const std::vector<int> out_repeat = occurrence_indices(destinations);
+
+    Call call;
+    call.collective = collective;
+    call.comm = comm;
+    call.same_buffer = shape.same_buffer && has_edge_arrays(collective);
+    call.sources = sources;
+    call.destinations = destinations;
+    Side& send = call.send;
+    Side& recv = call.recv;
+
+    MPI_Aint send_size = 0, recv_size = 0;
+    const auto recv_base = [&] { return call.same_buffer ? send_size : 0; };
+    switch (collective) {
+    case Collective::allgather:
+    case Collective::alltoall: {
+        const TypePair& pair = *shape.types;
+        send = {.count = shape.units * pair.send_per_unit, .type = pair.send};
+        recv = {.count = shape.units * pair.recv_per_unit, .type = pair.recv};
+        const std::size_t send_block_count = collective == Collective::alltoall ? destinations.size() : 1;
+        send_size = strided_size(send_block_count, send.count * extent_of(send.type), span_of(send.type, send.count));
+        recv_size = strided_size(sources.size(), recv.count * extent_of(recv.type), span_of(recv.type, recv.count));
+        break;
+    }
+    case Collective::allgatherv: {
+        const TypePair& pair = *shape.types;
+        send = {.count = rank_units(shape, rank) * pair.send_per_unit, .type = pair.send};
+        send_size = span_of(send.type, send.count);
+        std::vector<int> counts;
+        for (const int source : sources) counts.push_back(rank_units(shape, source) * pair.recv_per_unit);
+        recv_size = set_v_side(recv, pair.recv, std::move(counts), shape.reverse, recv_base());
+        break;
+    }
+    case Collective::alltoallv: {
+        const TypePair& pair = *shape.types;
+        std::vector<int> send_counts, recv_counts;
+        for (std::size_t j = 0; j < destinations.size(); ++j)
+            send_counts.push_back(edge_units(shape, rank, destinations[j], out_repeat[j]) * pair.send_per_unit);
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            recv_counts.push_back(edge_units(shape, sources[i], rank, in_repeat[i]) * pair.recv_per_unit);
+        send_size = set_v_side(send, pair.send, std::move(send_counts), shape.reverse, 0);
+        recv_size = set_v_side(recv, pair.recv, std::move(recv_counts), shape.reverse, recv_base());
+        break;
+    }
+    case Collective::alltoallw: {
+        std::vector<int> send_counts, recv_counts;
+        std::vector<MPI_Datatype> send_types, recv_types;
+        for (std::size_t j = 0; j < destinations.size(); ++j) {
+            const TypePair& pair = edge_types(shape, catalog, rank, destinations[j], out_repeat[j]);
+            send_counts.push_back(edge_units(shape, rank, destinations[j], out_repeat[j]) * pair.send_per_unit);
+            send_types.push_back(pair.send);
+        }
+        for (std::size_t i = 0; i < sources.size(); ++i) {
+            const TypePair& pair = edge_types(shape, catalog, sources[i], rank, in_repeat[i]);
+            recv_counts.push_back(edge_units(shape, sources[i], rank, in_repeat[i]) * pair.recv_per_unit);
+            recv_types.push_back(pair.recv);
+        }
+        send_size = set_w_side(send, std::move(send_types), std::move(send_counts), shape.reverse, 0);
+        recv_size = set_w_side(recv, std::move(recv_types), std::move(recv_counts), shape.reverse, recv_base());
+        break;
+    }
+    }
+    if (has_edge_arrays(collective)) {
+        if (collective != Collective::allgatherv) add_spare_entries(send, collective);
+        add_spare_entries(recv, collective);
+    }
+
+    call.recv_bytes.resize(static_cast<std::size_t>(std::max(recv_size, send_size) + tail_bytes));
+    for (std::size_t i = 0; i < call.recv_bytes.size(); ++i) call.recv_bytes[i] = sentinel_byte(i);
+    std::vector<std::byte>& data = call.same_buffer ? call.recv_bytes : call.send_bytes;
+    if (!call.same_buffer) data.resize(static_cast<std::size_t>(send_size + tail_bytes));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(send_size); ++i) data[i] = data_byte(rank, i);
+    return call;
+}
+
+Outcome run(Path path, const Call& call) {
+    return run_on_copies(call,
+                         [&](const void* sendbuf, void* recvbuf) { return invoke(path, call, sendbuf, recvbuf); });
+}
+
+bool expect_matches_native(const std::vector<Check>& checks, Expect expect, std::source_location where) {
+    const std::vector<int> trusted = trust_native(checks, expect);
+    std::map<MPI_Comm, Comm> reference_comms;  // split once per communicator, when first needed
+    const auto run_reference = [&](const Call& call) {
+        Comm& comm = reference_comms[call.comm];
+        if (comm == MPI_COMM_NULL) {
+            MPI_Comm split = MPI_COMM_NULL;
+            MPI_Comm_split(call.comm, 0, rank_of(call.comm), &split);
+            comm = Comm(split);
+        }
+        return run_on_copies(
+            call, [&](const void* sendbuf, void* recvbuf) { return reference(call, comm, sendbuf, recvbuf); });
+    };
+
+    std::string first_problem;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        const Call& call = checks[i].call;
+        nbrcomb_stats before{}, after{};
+        const int rc_before = comm_stats(call.comm, before);
+        const Outcome library = run(Path::library, call);
+        const int rc_after = comm_stats(call.comm, after);
+        const Outcome expected = trusted[i] ? run(Path::native, call) : run_reference(call);
+
+        std::string problem = library_use_problem(expect, rc_before, before, rc_after, after);
+        if (problem.empty())
+            problem = outcome_problem(call, library, expected, trusted[i] ? "native" : "the reference");
+        if (first_problem.empty() && !problem.empty())
+            first_problem = std::string(name_of(call.collective)) + ", " + checks[i].what + ": " + problem;
+    }
+    return expect_all_ranks(first_problem.empty(), first_problem, MPI_COMM_WORLD, where);
+}
+
+bool expect_matches_native(const Call& call, std::string_view what, Expect expect, std::source_location where) {
+    return expect_matches_native({{call, std::string(what)}}, expect, where);
+}
+
+bool expect_all_collectives_match_native(MPI_Comm comm, const TypeCatalog& catalog, const Shape& shape,
+                                         std::string_view what, Expect expect, std::source_location where) {
+    std::vector<Check> checks;
+    for (const Collective collective : all_collectives)
+        checks.push_back({make_call(collective, comm, catalog, shape), std::string(what)});
+    return expect_matches_native(checks, expect, where);
+}
+
+bool expect_same_error(const Call& call, std::string_view what, bool same_class, std::source_location where) {
+    const Outcome library = run(Path::library, call);
+    const Outcome native = run(Path::native, call);
+    const bool agree = same_class ? error_class(library.code) == error_class(native.code)
+                                  : library.code != MPI_SUCCESS || native.code == MPI_SUCCESS;
+    std::string problem = stray_write(call, library);
+    if (problem.empty() && !agree)
+        problem = "the library returns " + class_text(library.code) + ", native MPI " + class_text(native.code);
+    return expect_all_ranks(problem.empty(),
+                            std::string(name_of(call.collective)) + ", " + std::string(what) + ": " + problem,
+                            MPI_COMM_WORLD, where);
+}
+
+bool expect_library_fails(const Call& call, std::string_view what, std::source_location where) {
+    const Outcome library = run(Path::library, call);
+    std::string problem = stray_write(call, library);
+    if (problem.empty() && library.code == MPI_SUCCESS) problem = "the library returns MPI_SUCCESS";
+    return expect_all_ranks(problem.empty(),
+                            std::string(name_of(call.collective)) + ", " + std::string(what) + ": " + problem,
+                            MPI_COMM_WORLD, where);
+}
+
+bool library_loaded() { return stats_function() != nullptr; }
+
+int comm_stats(MPI_Comm comm, nbrcomb_stats& stats) {
+    const StatsFunction function = stats_function();
+    return function ? function(comm, &stats) : MPI_ERR_OTHER;
+}
+
+}  // namespace nbrcomb::test

@@ -1,0 +1,260 @@
+#include "topologies.h"
+
+#include "all_ranks.h"
+#include "halo_job/matrix_market.h"
+#include "mix.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace nbrcomb::test {
+
+namespace {
+
+// In-lists listing every edge once, ordered by source and then by repeat.
+void fill_in_lists(Digraph& graph) {
+    for (std::size_t u = 0; u < graph.out.size(); ++u)
+        for (const int v : graph.out[u]) graph.in[static_cast<std::size_t>(v)].push_back(static_cast<int>(u));
+}
+
+// Both ends compute the same weight for the k-th edge u→v.
+int edge_weight(int u, int v, int k) { return 1 + static_cast<int>(mix(u, v, k) % 9); }
+
+const int* weights_argument(bool weighted, const std::vector<int>& weights) {
+    if (!weighted) return MPI_UNWEIGHTED;
+    return weights.empty() ? MPI_WEIGHTS_EMPTY : weights.data();
+}
+
+// One rank's share of the edges for MPI_Dist_graph_create: every source's out-list is cut into
+// runs of one to three edges, each run given by a rank picked at random, so sources repeat
+// across and within ranks and some ranks give nothing.
+struct EdgeShare {
+    std::vector<int> sources, degrees, destinations, weights;
+};
+
+EdgeShare edge_share(const Digraph& graph, int rank) {
+    const int size = static_cast<int>(graph.out.size());
+    EdgeShare share;
+    for (int u = 0; u < size; ++u) {
+        const std::vector<int>& out = graph.out[static_cast<std::size_t>(u)];
+        const std::vector<int> repeats = occurrence_indices(out);
+        for (std::size_t begin = 0; begin < out.size();) {
+            const std::size_t end = std::min(out.size(), begin + 1 + mix(u, begin, 1) % 3);
+            if (static_cast<int>(mix(u, begin, 2) % static_cast<std::uint64_t>(size)) == rank) {
+                share.sources.push_back(u);
+                share.degrees.push_back(static_cast<int>(end - begin));
+                for (std::size_t j = begin; j < end; ++j) {
+                    share.destinations.push_back(out[j]);
+                    share.weights.push_back(edge_weight(u, out[j], repeats[j]));
+                }
+            }
+            begin = end;
+        }
+    }
+    return share;
+}
+
+// Owner of index i of n when the indices are cut into size consecutive blocks.
+int block_owner(std::int64_t i, std::int64_t n, int size) { return static_cast<int>(i * size / n); }
+
+}  // namespace
+
+Digraph random_digraph(int size, std::uint64_t seed) {
+    Digraph graph = edgeless(size);
+    std::vector<int> receivers;
+    for (int v = 0; v < size; ++v)
+        if (mix(seed, v, 1) % 4 != 0) receivers.push_back(v);
+    if (receivers.empty()) return graph;
+
+    const std::uint64_t max_degree = static_cast<std::uint64_t>(std::min(2 * size + 1, 12));
+    for (int u = 0; u < size; ++u) {
+        if (mix(seed, u, 2) % 4 == 0) continue;
+        const std::uint64_t degree = mix(seed, u, 3) % (max_degree + 1);
+        for (std::uint64_t e = 0; e < degree; ++e)
+            graph.out[static_cast<std::size_t>(u)].push_back(receivers[mix(seed, u, e, 4) % receivers.size()]);
+    }
+    fill_in_lists(graph);
+    // Swapping repeats of one source changes nothing, so the k-th repeat rule still holds.
+    for (std::size_t v = 0; v < graph.in.size(); ++v) {
+        std::vector<int>& sources = graph.in[v];
+        for (std::size_t i = sources.size(); i > 1; --i) std::swap(sources[i - 1], sources[mix(seed, v, i, 5) % i]);
+    }
+    return graph;
+}
+
+Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius) {
+    std::vector<int> extent(static_cast<std::size_t>(dims), 0);
+    MPI_Dims_create(size, dims, extent.data());
+
+    // All offsets in [-radius, radius]^dims except zero, in lexicographic order, kept when
+    // within the stencil's norm.
+    std::vector<std::vector<int>> offsets;
+    std::vector<int> offset(static_cast<std::size_t>(dims), -radius);
+    for (bool more = true; more;) {
+        int l1 = 0, linf = 0;
+        for (const int o : offset) {
+            l1 += std::abs(o);
+            linf = std::max(linf, std::abs(o));
+        }
+        const int norm = stencil == Stencil::moore ? linf : l1;
+        if (norm > 0 && norm <= radius) offsets.push_back(offset);
+        more = false;
+        for (int d = dims - 1; d >= 0 && !more; --d) {
+            auto& o = offset[static_cast<std::size_t>(d)];
+            if (o < radius) {
+                ++o;
+                more = true;
+            } else {
+                o = -radius;
+            }
+        }
+    }
+
+    // The rank at coords + sign * offset, wrapping around, with coordinates in row-major order.
+    const auto shifted = [&](int rank, const std::vector<int>& by, int sign) {
+        int result = 0;
+        for (int d = 0, stride = size; d < dims; ++d) {
+            const int n = extent[static_cast<std::size_t>(d)];
+            stride /= n;
+            const int coord = rank / stride % n;
+            result += ((coord + sign * by[static_cast<std::size_t>(d)]) % n + n) % n * stride;
+        }
+        return result;
+    };
+    Digraph graph = edgeless(size);
+    for (int r = 0; r < size; ++r)
+        for (const auto& o : offsets) {
+            graph.out[static_cast<std::size_t>(r)].push_back(shifted(r, o, +1));
+            graph.in[static_cast<std::size_t>(r)].push_back(shifted(r, o, -1));
+        }
+    return graph;
+}
+
+std::optional<Digraph> matrix_digraph(const std::string& file, int size) {
+    const std::string path = std::string(NBRCOMB_MATRIX_DIR) + "/" + file;
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    const halo_job::CooMatrix matrix = halo_job::read_matrix_market(path);
+    std::vector<std::set<int>> needs(static_cast<std::size_t>(size));
+    for (const auto& entry : matrix.entries) {
+        const int i = block_owner(entry.row, matrix.rows, size);
+        const int j = block_owner(entry.col, matrix.cols, size);
+        if (i != j) needs[static_cast<std::size_t>(i)].insert(j);
+    }
+    Digraph graph = edgeless(size);
+    for (int i = 0; i < size; ++i)
+        for (const int j : needs[static_cast<std::size_t>(i)]) graph.out[static_cast<std::size_t>(j)].push_back(i);
+    fill_in_lists(graph);
+    return graph;
+}
+
+Digraph edgeless(int size) {
+    return {std::vector<std::vector<int>>(static_cast<std::size_t>(size)),
+            std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
+}
+
+Digraph ring(int size) {
+    Digraph graph = edgeless(size);
+    for (int r = 0; r < size; ++r) graph.out[static_cast<std::size_t>(r)].push_back((r + 1) % size);
+    fill_in_lists(graph);
+    return graph;
+}
+
+Comm::Comm(Comm&& other) noexcept : comm_(std::exchange(other.comm_, MPI_COMM_NULL)) {}
+
+Comm& Comm::operator=(Comm&& other) noexcept {
+    if (this != &other) {
+        reset();
+        comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    }
+    return *this;
+}
+
+Comm::~Comm() { reset(); }
+
+void Comm::reset() {
+    if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+MPI_Info make_info(const Hints& hints) {
+    if (hints.empty()) return MPI_INFO_NULL;
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    for (const auto& [key, value] : hints) MPI_Info_set(info, key.c_str(), value.c_str());
+    return info;
+}
+
+Comm create_dist_graph(MPI_Comm base, const Digraph& graph, const TopologyOptions& options) {
+    const int rank = rank_of(base);
+    MPI_Info info = make_info(options.hints);
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (options.construction == Construction::general) {
+        const EdgeShare share = edge_share(graph, rank);
+        MPI_Dist_graph_create(base, static_cast<int>(share.sources.size()), share.sources.data(), share.degrees.data(),
+                              share.destinations.data(), weights_argument(options.weighted, share.weights), info, 0,
+                              &comm);
+    } else {
+        const std::vector<int>& sources = graph.in[static_cast<std::size_t>(rank)];
+        const std::vector<int>& destinations = graph.out[static_cast<std::size_t>(rank)];
+        std::vector<int> source_weights, destination_weights;
+        const std::vector<int> source_repeats = occurrence_indices(sources);
+        const std::vector<int> destination_repeats = occurrence_indices(destinations);
+        for (std::size_t i = 0; i < sources.size(); ++i)
+            source_weights.push_back(edge_weight(sources[i], rank, source_repeats[i]));
+        for (std::size_t j = 0; j < destinations.size(); ++j)
+            destination_weights.push_back(edge_weight(rank, destinations[j], destination_repeats[j]));
+        MPI_Dist_graph_create_adjacent(base, static_cast<int>(sources.size()), sources.data(),
+                                       weights_argument(options.weighted, source_weights),
+                                       static_cast<int>(destinations.size()), destinations.data(),
+                                       weights_argument(options.weighted, destination_weights), info,
+                                       options.construction == Construction::adjacent_reorder ? 1 : 0, &comm);
+    }
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+    return Comm(comm);
+}
+
+Neighborhood neighborhood_of(MPI_Comm comm) {
+    int kind = MPI_UNDEFINED;
+    MPI_Topo_test(comm, &kind);
+    Neighborhood n;
+    if (kind == MPI_DIST_GRAPH) {
+        int indegree = 0, outdegree = 0, weighted = 0;
+        MPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+        n.sources.resize(static_cast<std::size_t>(indegree));
+        n.destinations.resize(static_cast<std::size_t>(outdegree));
+        // Weights are not needed, but a weighted graph must get arrays to write them to.
+        std::vector<int> source_weights(n.sources.size() + 1), destination_weights(n.destinations.size() + 1);
+        MPI_Dist_graph_neighbors(comm, indegree, n.sources.data(), weighted ? source_weights.data() : MPI_UNWEIGHTED,
+                                 outdegree, n.destinations.data(),
+                                 weighted ? destination_weights.data() : MPI_UNWEIGHTED);
+    } else if (kind == MPI_CART) {
+        int dims = 0;
+        MPI_Cartdim_get(comm, &dims);
+        // Per dimension the neighbor in negative direction comes first, in both lists.
+        for (int d = 0; d < dims; ++d) {
+            int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+            MPI_Cart_shift(comm, d, 1, &below, &above);
+            n.sources.insert(n.sources.end(), {below, above});
+        }
+        n.destinations = n.sources;
+    } else if (kind == MPI_GRAPH) {
+        int degree = 0;
+        MPI_Graph_neighbors_count(comm, rank_of(comm), &degree);
+        n.sources.resize(static_cast<std::size_t>(degree));
+        MPI_Graph_neighbors(comm, rank_of(comm), degree, n.sources.data());
+        n.destinations = n.sources;
+    }
+    return n;
+}
+
+std::vector<int> occurrence_indices(const std::vector<int>& peers) {
+    std::map<int, int> seen;
+    std::vector<int> result;
+    result.reserve(peers.size());
+    for (const int peer : peers) result.push_back(seen[peer]++);
+    return result;
+}
+
+}  // namespace nbrcomb::test
