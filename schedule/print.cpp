@@ -15,27 +15,48 @@ const char* name(Space space) {
     return "?";
 }
 
+const char* name(MessageKind kind) {
+    switch (kind) {
+    case MessageKind::direct: return "direct";
+    case MessageKind::friend_exchange: return "friend";
+    case MessageKind::combined: return "combined";
+    }
+    return "?";
+}
+
 std::ostream& operator<<(std::ostream& out, const Block& block) {
     return out << name(block.at.space) << '+' << block.at.offset << " (" << block.count << " elements, "
                << block.bytes << " B)";
 }
 
+struct OpPrinter {
+    std::ostream& out;
+    void operator()(const SendOp& op) const { out << "send " << name(op.kind) << ' ' << op.data << " to " << op.peer; }
+    void operator()(const RecvOp& op) const { out << "recv " << name(op.kind) << ' ' << op.data << " from " << op.peer; }
+    void operator()(const CopyOp& op) const { out << "copy " << op.from << " to " << op.to; }
+    void operator()(const PackedSendOp& op) const {
+        out << "send friend";
+        for (const Block& block : op.blocks) out << ' ' << block;
+        out << " to " << op.peer;
+    }
+    void operator()(const ProbeRecvOp& op) const { out << "recv friend any size from " << op.peer << " into slot " << op.slot; }
+    void operator()(const ForwardOp& op) const {
+        out << "send combined " << op.own << " + slot " << op.slot << " part " << op.part << '/' << op.parts << " to "
+            << op.peer;
+    }
+};
+
 }  // namespace
 
 void print(std::ostream& out, const Schedule& schedule) {
-    out << "schedule: " << schedule.rounds.size() << " rounds, " << schedule.messages << " messages, "
-        << schedule.bytes_sent << " B sent, " << schedule.temp_bytes << " B temp\n";
+    out << "schedule: " << schedule.rounds.size() << " rounds, " << schedule.temp_bytes << " B temp, " << schedule.slots
+        << " friend slots\n";
     for (std::size_t r = 0; r < schedule.rounds.size(); ++r) {
         out << "round " << r << '\n';
         for (const Op& op : schedule.rounds[r].ops) {
-            if (const auto* send = std::get_if<SendOp>(&op))
-                out << "  send " << send->data << " to " << send->peer << '\n';
-            else if (const auto* recv = std::get_if<RecvOp>(&op))
-                out << "  recv " << recv->data << " from " << recv->peer << '\n';
-            else {
-                const auto& copy = std::get<CopyOp>(op);
-                out << "  copy " << copy.from << " to " << copy.to << '\n';
-            }
+            out << "  ";
+            std::visit(OpPrinter{out}, op);
+            out << '\n';
         }
     }
 }

@@ -1,7 +1,8 @@
 // A Schedule is what one neighborhood collective call does on one process: rounds of typed
 // operations, each round a barrier (LibNBC's model, typed instead of a packed byte stream).
 // Buffers are named relative to the call's buffers so a schedule can be reused by later calls
-// with the same arguments but other buffer addresses.
+// with the same arguments but other buffer addresses. Receives never wait for a later round, and
+// every round posts all its sends, so no two processes' rounds can wait for each other.
 #pragma once
 
 #include <mpi.h>
@@ -31,24 +32,55 @@ struct Block {
     std::size_t bytes;
 };
 
+// Messages of one operation travel on three tags, so that a process's direct, friend and
+// combined messages to the same peer can never be mistaken for each other.
+enum class MessageKind : int { direct = 0, friend_exchange = 1, combined = 2 };
+constexpr int tags_per_operation = 3;
+
 struct SendOp {
     Block data;
     int peer;
+    MessageKind kind;
 };
 
 struct RecvOp {
     Block data;
     int peer;
+    MessageKind kind;
 };
 
-// A local transfer between two blocks with matching type signatures (self-loops; later the
-// pack and unpack steps of combined messages).
+// A local transfer between two blocks with matching type signatures: self-loops, and the
+// unpacking of combined messages.
 struct CopyOp {
     Block from;
     Block to;
 };
 
-using Op = std::variant<SendOp, RecvOp, CopyOp>;
+// What a process hands its friend (paper 000, Alg. 3 line 3): the blocks the friend forwards
+// for it, packed after a header of their byte sizes (a friend cannot know the sizes of v and w
+// collectives' blocks).
+struct PackedSendOp {
+    std::vector<Block> blocks;
+    int peer;
+};
+
+// The friend's packed blocks, whatever their size, into a slot of the execution.
+struct ProbeRecvOp {
+    int peer;
+    int slot;
+};
+
+// One combined message (Alg. 3 lines 6-8): own block, then block part of the parts blocks
+// in the friend's slot.
+struct ForwardOp {
+    Block own;
+    int slot;
+    int part;
+    int parts;
+    int peer;
+};
+
+using Op = std::variant<SendOp, RecvOp, CopyOp, PackedSendOp, ProbeRecvOp, ForwardOp>;
 
 // The operations of one round run concurrently and the round ends when all have completed,
 // so a copy must not read what the same round receives.
@@ -58,9 +90,8 @@ struct Round {
 
 struct Schedule {
     std::vector<Round> rounds;
-    std::size_t temp_bytes = 0;
-    std::size_t messages = 0;   // sends per execution
-    std::size_t bytes_sent = 0; // payload bytes per execution
+    std::size_t temp_bytes = 0;  // receive space for combined messages
+    int slots = 0;               // friend messages received per execution
 };
 
 // Human-readable listing, one operation per line (for logs and failing tests).

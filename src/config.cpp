@@ -74,6 +74,7 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
     apply(lookup, source, "node_size", "an integer >= 0",
           [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.node_size, problems);
     apply(lookup, source, "reorder", "on or off", parse_reorder, config.reorder, problems);
+    apply(lookup, source, "check", "0 or 1", parse_bool, config.check, problems);
     apply(lookup, source, "log", "an integer from 0 to 3", [](std::string_view t) { return parse_int(t, 0, 3); },
           config.log_level, problems);
     apply(lookup, source, "report", "0, 1 or a file name prefix",
@@ -83,7 +84,8 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 }
 
 std::vector<int> schedule_shaping_values(const Config& config) {
-    return {static_cast<int>(config.mode), config.theta, config.k, config.topo_aware ? 1 : 0, config.node_size};
+    return {static_cast<int>(config.mode), config.theta, config.k, config.topo_aware ? 1 : 0, config.node_size,
+            config.check ? 1 : 0};
 }
 
 const char* mode_name(nbrcomb_mode mode) {

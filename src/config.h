@@ -15,12 +15,13 @@ namespace nbrcomb::detail {
 enum class Reorder { off, on };
 
 struct Config {
-    nbrcomb_mode mode = NBRCOMB_MODE_DIRECT;
+    nbrcomb_mode mode = NBRCOMB_MODE_PAIRS;
     int theta = 4;  // friendship threshold: common out-neighbors needed to be friends
     int k = 2;      // friends per group in groups mode
     bool topo_aware = false;
     int node_size = 0;  // emulate nodes of this many consecutive ranks; 0 = real nodes
     Reorder reorder = Reorder::on;
+    bool check = false;  // prove the pattern's invariants at topology creation
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix
 
@@ -36,7 +37,8 @@ using SettingLookup = std::function<std::optional<std::string>(std::string_view 
 Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
                    std::vector<std::string>& problems);
 
-// Keys whose values must agree on every process of a communicator (they shape the schedule).
+// Values that must agree on every process of a communicator: they shape the schedules or
+// decide which collective steps run at topology creation.
 std::vector<int> schedule_shaping_values(const Config& config);
 
 const char* mode_name(nbrcomb_mode mode);

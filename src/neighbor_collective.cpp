@@ -1,7 +1,7 @@
 #include "src/neighbor_collective.h"
 
-#include "schedule/direct_builder.h"
 #include "schedule/executor.h"
+#include "schedule/schedule_builder.h"
 #include "src/log.h"
 #include "src/topo_state.h"
 #include "src/validate.h"
@@ -18,11 +18,11 @@ int raise(MPI_Comm comm, int err) {
     return err;
 }
 
-void account(TopoState& state, const Schedule& schedule, const std::vector<Block>& send_blocks) {
+void account(TopoState& state, const Schedule& schedule, const Traffic& traffic, const std::vector<Block>& send_blocks) {
     nbrcomb_stats& stats = state.stats;
     ++stats.calls;
-    stats.messages_sent += schedule.messages;
-    stats.bytes_sent += schedule.bytes_sent;
+    stats.messages_sent += traffic.messages;
+    stats.bytes_sent += traffic.bytes;
     stats.native_messages += send_blocks.size();
     for (const Block& block : send_blocks) stats.native_bytes += block.bytes;
     stats.rounds += schedule.rounds.size();
@@ -45,24 +45,30 @@ int run_neighbor_collective(const CallArgs& args, NativeCall native) {
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
         return raise(args.comm, err);
 
-    Schedule schedule;
+    const Schedule* schedule = nullptr;
     std::vector<Block> send_blocks;
     try {
         if (const int err = ensure_private_comm(args.comm, *state); err != MPI_SUCCESS) return raise(args.comm, err);
         send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
         const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
-        schedule = build_direct_schedule(topology.rank, topology.sources, topology.destinations, send_blocks,
-                                         recv_blocks);
+        ScheduleKey key = schedule_key(static_cast<int>(args.collective), send_blocks, recv_blocks);
+        schedule = state->schedules.find(key);
+        if (schedule == nullptr) {
+            const bool same_send_block = args.send.layout == Layout::same;
+            schedule = &state->schedules.insert(
+                std::move(key), build_schedule(topology.graph, topology.pattern, {send_blocks, recv_blocks, same_send_block}));
+            log_schedule(args.collective, *schedule);
+        }
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
             failure.what());
         return native(args);
     }
-    log_schedule(args.collective, schedule);
 
-    const int err = execute(schedule, {args.sendbuf, args.recvbuf, nullptr}, state->private_comm, state->next_tag());
+    Traffic traffic;
+    const int err = execute(*schedule, {args.sendbuf, args.recvbuf}, state->private_comm, state->next_tag(), traffic);
     if (err != MPI_SUCCESS) return raise(args.comm, err);
-    account(*state, schedule, send_blocks);
+    account(*state, *schedule, traffic, send_blocks);
     return MPI_SUCCESS;
 }
 

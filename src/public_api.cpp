@@ -24,10 +24,6 @@ NBRCOMB_EXPORT int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats* stats) {
 NBRCOMB_EXPORT int nbrcomb_comm_reset_stats(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
-    const nbrcomb_stats kept = state->stats;
-    state->stats = nbrcomb_stats{};
-    state->stats.requested_mode = kept.requested_mode;
-    state->stats.mode = kept.mode;
-    state->stats.pattern_seconds = kept.pattern_seconds;
+    state->stats = pattern_stats(state->stats);
     return MPI_SUCCESS;
 }

@@ -29,6 +29,8 @@ void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.native_bytes += part.native_bytes;
     sum.rounds += part.rounds;
     sum.pattern_seconds += part.pattern_seconds;
+    sum.pattern_messages += part.pattern_messages;
+    sum.pattern_exchanges += part.pattern_exchanges;
 }
 
 void track(const TopoState* state) {
@@ -50,8 +52,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     copy->topology = original.topology;
     copy->config = original.config;
     copy->tag_span = original.tag_span;
-    copy->stats.requested_mode = original.stats.requested_mode;
-    copy->stats.mode = original.stats.mode;
+    copy->stats = pattern_stats(original.stats);
     track(copy.get());
     *static_cast<TopoState**>(attribute_out) = copy.release();
     *flag = 1;
@@ -80,6 +81,16 @@ int keyval() {
 }
 
 }  // namespace
+
+nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
+    nbrcomb_stats kept{};
+    kept.requested_mode = stats.requested_mode;
+    kept.mode = stats.mode;
+    kept.pattern_seconds = stats.pattern_seconds;
+    kept.pattern_messages = stats.pattern_messages;
+    kept.pattern_exchanges = stats.pattern_exchanges;
+    return kept;
+}
 
 TopoState::~TopoState() {
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);

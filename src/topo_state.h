@@ -3,6 +3,8 @@
 #pragma once
 
 #include "nbrcomb/nbrcomb.h"
+#include "pattern/pattern.h"
+#include "schedule/schedule_cache.h"
 #include "src/config.h"
 
 #include <cstdint>
@@ -11,18 +13,18 @@
 
 namespace nbrcomb::detail {
 
-// The graph as MPI_Dist_graph_neighbors returns it; shared by a communicator and its duplicates.
+// The graph as MPI_Dist_graph_neighbors returns it and the pattern built for it; shared by a
+// communicator and its duplicates.
 struct Topology {
-    int rank = 0;
     int size = 0;
-    std::vector<int> sources;
-    std::vector<int> destinations;
+    LocalGraph graph;
     bool weighted = false;
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
+    Pattern pattern;
 
-    int indegree() const { return static_cast<int>(sources.size()); }
-    int outdegree() const { return static_cast<int>(destinations.size()); }
+    int indegree() const { return static_cast<int>(graph.sources.size()); }
+    int outdegree() const { return static_cast<int>(graph.destinations.size()); }
 };
 
 struct TopoState {
@@ -38,11 +40,22 @@ struct TopoState {
     MPI_Comm private_comm = MPI_COMM_NULL;
     long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator
+    ScheduleCache schedules;
     nbrcomb_stats stats{};
 
-    // Tag of the next operation; consecutive operations never share one.
-    int next_tag() { return static_cast<int>(static_cast<long long>(sequence++ % tag_span)); }
+    // First of the tags of the next operation; consecutive operations never share one. The
+    // top pattern_tags tags stay for Phase 1.
+    int next_tag() {
+        const long long operations = (tag_span - pattern_tags) / tags_per_operation;
+        return static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);
+    }
+    static constexpr int pattern_tags = 8;
+    int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
 };
+
+// The counters that describe the communicator rather than its calls (modes, Phase 1), which
+// survive a reset and are those a duplicate starts with.
+nbrcomb_stats pattern_stats(const nbrcomb_stats& stats);
 
 // The state the library keeps for comm, or nullptr if it does not manage comm.
 TopoState* find_state(MPI_Comm comm);

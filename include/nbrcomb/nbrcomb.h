@@ -38,14 +38,16 @@ typedef struct nbrcomb_stats {
     unsigned long long native_messages; /* messages native MPI sends for the same calls (one per out-edge) */
     unsigned long long native_bytes;    /* payload bytes native MPI sends for the same calls */
     unsigned long long rounds;          /* schedule rounds executed */
-    double pattern_seconds;             /* time spent building the pattern at topology creation */
+    double pattern_seconds;             /* Phase 1: time spent building the pattern at topology creation */
+    unsigned long long pattern_messages;  /* Phase 1: messages this process sent */
+    unsigned long long pattern_exchanges; /* Phase 1: communication steps (each waits for its peers) */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not
  * manage comm (not a distributed-graph communicator, or mode off). */
 int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats *stats);
 
-/* Sets the counters of comm back to zero (pattern_seconds and the modes are kept). */
+/* Sets the per-call counters of comm back to zero (the modes and Phase 1 figures are kept). */
 int nbrcomb_comm_reset_stats(MPI_Comm comm);
 
 #ifdef __cplusplus

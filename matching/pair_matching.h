@@ -1,0 +1,33 @@
+// Distributed maximum-weight matching of friends into pairs (paper 000, Alg. 2, after Hoepman).
+#pragma once
+
+#include "pattern/task.h"
+#include "pattern/transport.h"
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+struct MatchResult {
+    std::optional<int> partner;  // the friend this process paired with, if any
+    int rounds = 0;
+};
+
+// (rank, weight) of each friend, ascending by rank; the weight is the number of common
+// out-neighbors.
+using Friends = std::vector<std::pair<int, int>>;
+
+// friends lists each friend with its weight. Friendship must be
+// symmetric with equal weights on both ends, and every friend must run this in the same
+// iteration. Each round every searching process proposes to one friend over Channel::choices,
+// then announces whether it paired, gave up or still searches over Channel::states. A process
+// proposes its heaviest friend (ties to the lower rank); later it retries its last choice only
+// if that friend still searches and has the higher rank, else accepts a lower-ranked friend
+// that proposed to it, else drops its last choice and proposes its heaviest remaining one.
+// The rank rules break cycles, and each process either pairs or exhausts its friends, so the
+// rounds are bounded by the number of friends plus one.
+Task<MatchResult> match_pair(Transport& transport, Friends friends);
+
+}  // namespace nbrcomb::detail

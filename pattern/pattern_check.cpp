@@ -1,0 +1,127 @@
+#include "pattern/pattern_check.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+enum Fate : int { unknown = -1, direct = 0, in_my_message = 1, in_friend_message = 2 };
+
+struct Claim {
+    int fate = unknown;
+    int partner = -1;
+};
+
+std::string edge_name(int from, int to) { return std::to_string(from) + "->" + std::to_string(to); }
+
+}  // namespace
+
+std::size_t messages_per_call(const LocalGraph& graph, const Pattern& pattern) {
+    std::size_t messages = 0;
+    for (const int edge : pattern.direct)
+        if (graph.destinations[static_cast<std::size_t>(edge)] != graph.rank) ++messages;
+    for (const PairStep& step : pattern.steps) messages += step.onloaded.size() + (step.offloaded.empty() ? 0 : 1);
+    return messages;
+}
+
+Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph graph, Pattern pattern) {
+    std::vector<std::string> problems;
+    const int self = graph.rank;
+
+    // Every out-edge has exactly one fate.
+    std::vector<Claim> claims(graph.destinations.size());
+    auto claim = [&](int edge, Claim fate) {
+        if (edge < 0 || static_cast<std::size_t>(edge) >= claims.size()) {
+            problems.push_back("out-edge index " + std::to_string(edge) + " out of range");
+            return;
+        }
+        Claim& slot = claims[static_cast<std::size_t>(edge)];
+        if (slot.fate != unknown)
+            problems.push_back("edge " + edge_name(self, graph.destinations[static_cast<std::size_t>(edge)]) +
+                               " has two fates");
+        slot = fate;
+    };
+    for (const int edge : pattern.direct) claim(edge, {direct, -1});
+    for (const PairStep& step : pattern.steps) {
+        for (const int edge : step.onloaded) claim(edge, {in_my_message, step.friend_rank});
+        for (const int edge : step.offloaded) claim(edge, {in_friend_message, step.friend_rank});
+    }
+    for (std::size_t i = 0; i < claims.size(); ++i)
+        if (claims[i].fate == unknown) problems.push_back("edge " + edge_name(self, graph.destinations[i]) + " is never sent");
+    std::size_t native = 0;
+    for (const int destination : graph.destinations) native += destination != self ? 1 : 0;
+    if (messages_per_call(graph, pattern) > native)
+        problems.push_back("sends " + std::to_string(messages_per_call(graph, pattern)) + " messages, native sends " +
+                           std::to_string(native));
+
+    // Tell each out-neighbor the fates of our edges to it, in edge order.
+    std::map<int, std::vector<int>> told;
+    for (std::size_t i = 0; i < claims.size(); ++i) {
+        const int to = graph.destinations[i];
+        if (to == self) continue;
+        told[to].push_back(claims[i].fate);
+        told[to].push_back(claims[i].partner);
+    }
+    std::vector<Outgoing> sends;
+    for (auto& [to, payload] : told) sends.push_back({to, Channel::checks, make_payload(std::move(payload))});
+    const std::set<int> senders = [&] {
+        std::set<int> ranks(graph.sources.begin(), graph.sources.end());
+        ranks.erase(self);
+        return ranks;
+    }();
+    std::vector<Expected> from;
+    for (const int rank : senders) from.push_back({rank, Channel::checks});
+    const auto received = co_await transport.exchange(std::move(sends), std::move(from));
+
+    // The k-th claim of sender u is about our k-th in-edge from u.
+    std::map<int, std::vector<int>> in_edges_of;  // sender -> our in-edge indices, in order
+    for (std::size_t j = 0; j < graph.sources.size(); ++j)
+        if (graph.sources[j] != self) in_edges_of[graph.sources[j]].push_back(static_cast<int>(j));
+    std::map<int, std::map<int, Claim>> claim_of;  // sender -> in-edge -> claim
+    std::size_t k = 0;
+    for (const int u : senders) {
+        const std::vector<int>& payload = *received[k++];
+        const std::vector<int>& edges = in_edges_of[u];
+        if (payload.size() != 2 * edges.size()) {
+            problems.push_back(edge_name(u, self) + ": sender and receiver disagree on the number of edges");
+            continue;
+        }
+        for (std::size_t e = 0; e < edges.size(); ++e) claim_of[u][edges[e]] = {payload[2 * e], payload[2 * e + 1]};
+    }
+
+    // The messages those claims promise, against the messages we expect.
+    std::multiset<std::pair<int, std::vector<int>>> promised, expected;
+    for (const auto& [u, edges] : claim_of) {
+        for (const auto& [edge, fate] : edges) {
+            if (fate.fate == direct) promised.insert({u, {edge}});
+            if (fate.fate == in_my_message) {
+                const auto friend_edges = claim_of.find(fate.partner);
+                int friend_edge = -1;
+                if (friend_edges != claim_of.end())
+                    for (const auto& [other, other_fate] : friend_edges->second)
+                        if (other_fate.fate == in_friend_message && other_fate.partner == u) friend_edge = other;
+                if (friend_edge < 0)
+                    problems.push_back(edge_name(u, self) + " is combined with friend " + std::to_string(fate.partner) +
+                                       ", which does not agree");
+                promised.insert({u, {edge, friend_edge}});
+            }
+        }
+    }
+    std::vector<int> covered(graph.sources.size(), 0);
+    for (const IncomingMessage& message : pattern.incoming) {
+        expected.insert({message.from, message.in_edges});
+        for (const int edge : message.in_edges)
+            if (edge >= 0 && static_cast<std::size_t>(edge) < covered.size()) ++covered[static_cast<std::size_t>(edge)];
+    }
+    if (promised != expected) problems.push_back("rank " + std::to_string(self) + " expects other messages than its in-neighbors send");
+    for (std::size_t j = 0; j < covered.size(); ++j)
+        if (graph.sources[j] != self && covered[j] != 1)
+            problems.push_back("edge " + edge_name(graph.sources[j], self) + " arrives " + std::to_string(covered[j]) +
+                               " times");
+    co_return problems;
+}
+
+}  // namespace nbrcomb::detail

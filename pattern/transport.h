@@ -1,0 +1,99 @@
+// How the distributed pattern algorithms talk: a process sends one message to each of some
+// peers and waits for one from each of some peers, both sides knowing who talks to whom. One
+// implementation runs over MPI (src/mpi_transport.h), one runs P processes inside one process
+// (pattern/simulator.h); the algorithms cannot tell them apart.
+#pragma once
+
+#include <coroutine>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+// What a message is about, so streams between the same two processes never mix.
+enum class Channel : int { in_lists, notices, choices, states, checks, count };
+
+// Immutable and shared, so one list sent to many peers exists once (it matters when the
+// simulator holds thousands of processes' messages at a time).
+using Payload = std::shared_ptr<const std::vector<int>>;
+
+inline Payload make_payload(std::vector<int> values) {
+    return std::make_shared<const std::vector<int>>(std::move(values));
+}
+
+struct Outgoing {
+    int peer;
+    Channel channel;
+    Payload payload;
+};
+
+struct Expected {
+    int peer;
+    Channel channel;
+};
+
+struct TransportStats {
+    std::uint64_t messages = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t exchanges = 0;
+};
+
+class Transport;
+
+// co_await transport.exchange(sends, expected): posts every send, then resumes with the
+// payloads of the expected messages, in the order expected lists them.
+class Exchange {
+public:
+    Exchange(Transport& transport, std::vector<Outgoing> sends, std::vector<Expected> expected)
+        : transport_(transport), sends_(std::move(sends)), expected_(std::move(expected)) {}
+
+    bool await_ready();
+    void await_suspend(std::coroutine_handle<> waiting);
+    std::vector<Payload> await_resume() { return std::move(received_); }
+
+    const std::vector<Outgoing>& sends() const { return sends_; }
+    const std::vector<Expected>& expected() const { return expected_; }
+    std::vector<Payload>& received() { return received_; }
+
+private:
+    Transport& transport_;
+    std::vector<Outgoing> sends_;
+    std::vector<Expected> expected_;
+    std::vector<Payload> received_;
+};
+
+class Transport {
+public:
+    virtual ~Transport() = default;
+    virtual int rank() const = 0;
+    virtual int size() const = 0;
+
+    Exchange exchange(std::vector<Outgoing> sends, std::vector<Expected> expected) {
+        return Exchange(*this, std::move(sends), std::move(expected));
+    }
+
+    const TransportStats& stats() const { return stats_; }
+
+protected:
+    friend class Exchange;
+    // Posts the exchange's sends and completes its receives if it can now; true when complete.
+    virtual bool start(Exchange& exchange) = 0;
+    // Called when start returned false: resume waiting once every expected message is in.
+    virtual void park(Exchange& exchange, std::coroutine_handle<> waiting) = 0;
+
+    TransportStats stats_;
+};
+
+inline bool Exchange::await_ready() {
+    ++transport_.stats_.exchanges;
+    for (const Outgoing& send : sends_) {
+        ++transport_.stats_.messages;
+        transport_.stats_.bytes += send.payload->size() * sizeof(int);
+    }
+    return transport_.start(*this);
+}
+
+inline void Exchange::await_suspend(std::coroutine_handle<> waiting) { transport_.park(*this, waiting); }
+
+}  // namespace nbrcomb::detail

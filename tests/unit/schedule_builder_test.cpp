@@ -1,0 +1,133 @@
+#include "pattern/pattern_builder.h"
+#include "schedule/schedule_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace nbrcomb::detail;
+
+namespace {
+
+// Blocks of bytes each at offset 100 * edge; the datatype handle is never dereferenced.
+std::vector<Block> blocks(Space space, std::vector<std::size_t> bytes) {
+    std::vector<Block> result;
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        result.push_back({{space, static_cast<std::ptrdiff_t>(100 * i)}, static_cast<int>(bytes[i]), MPI_BYTE, bytes[i]});
+    return result;
+}
+
+template <class T>
+std::vector<T> ops_of(const Schedule& schedule, std::size_t round) {
+    std::vector<T> found;
+    for (const Op& op : schedule.rounds.at(round).ops)
+        if (const auto* typed = std::get_if<T>(&op)) found.push_back(*typed);
+    return found;
+}
+
+Schedule direct_schedule(const LocalGraph& graph, const std::vector<Block>& send, const std::vector<Block>& recv) {
+    return build_schedule(graph, direct_pattern(graph), {send, recv, false});
+}
+
+}  // namespace
+
+TEST(ScheduleBuilder, direct_sends_one_message_per_edge_in_list_order) {
+    const LocalGraph graph{0, {3, 1, 3}, {2, 2, 5}};
+    const Schedule schedule = direct_schedule(graph, blocks(Space::send, {4, 8, 16}), blocks(Space::recv, {1, 2, 3}));
+    ASSERT_EQ(schedule.rounds.size(), 1u);
+    const auto sends = ops_of<SendOp>(schedule, 0);
+    ASSERT_EQ(sends.size(), 3u);
+    EXPECT_EQ(sends[0].peer, 2);
+    EXPECT_EQ(sends[0].data.at.offset, 0);
+    EXPECT_EQ(sends[1].peer, 2);  // the second edge to 2 is posted after the first
+    EXPECT_EQ(sends[1].data.at.offset, 100);
+    const auto recvs = ops_of<RecvOp>(schedule, 0);
+    ASSERT_EQ(recvs.size(), 3u);
+    EXPECT_EQ(recvs[0].peer, 3);
+    EXPECT_EQ(recvs[2].peer, 3);
+    EXPECT_EQ(recvs[2].data.at.offset, 200);
+}
+
+TEST(ScheduleBuilder, self_loops_are_copies_paired_kth_to_kth) {
+    const LocalGraph graph{7, {7, 1, 7}, {7, 1, 7}};
+    const Schedule schedule = direct_schedule(graph, blocks(Space::send, {4, 4, 4}), blocks(Space::recv, {4, 4, 4}));
+    const auto copies = ops_of<CopyOp>(schedule, 0);
+    ASSERT_EQ(copies.size(), 2u);
+    EXPECT_EQ(copies[0].from.at.offset, 0);
+    EXPECT_EQ(copies[0].to.at.offset, 0);
+    EXPECT_EQ(copies[1].from.at.offset, 200);
+    EXPECT_EQ(copies[1].to.at.offset, 200);
+    EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 1u);  // only the edge to 1 leaves the process
+}
+
+TEST(ScheduleBuilder, zero_byte_edges_send_nothing) {
+    const LocalGraph graph{0, {1, 2}, {1, 2}};
+    const Schedule schedule = direct_schedule(graph, blocks(Space::send, {0, 4}), blocks(Space::recv, {0, 4}));
+    EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 1u);
+    EXPECT_EQ(ops_of<RecvOp>(schedule, 0).size(), 1u);
+}
+
+TEST(ScheduleBuilder, empty_neighborhood_has_no_rounds) {
+    EXPECT_TRUE(direct_schedule(LocalGraph{}, {}, {}).rounds.empty());
+}
+
+// Process 0 paired with 1: it sends its friend the blocks for 5 and 6, forwards to 3 and 4
+// its own block with the friend's, and receives one combined message from 2 (carrying 2's and
+// 9's blocks) besides a direct one from 8.
+TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
+    const LocalGraph graph{0, {2, 8, 9}, {3, 4, 5, 6, 7}};
+    Pattern pattern;
+    pattern.steps.push_back({1, {0, 1}, {2, 3}});
+    pattern.direct = {4};
+    pattern.incoming = {{8, {1}}, {2, {0, 2}}};
+    const auto send = blocks(Space::send, {4, 4, 4, 4, 4});
+    const auto recv = blocks(Space::recv, {8, 8, 8});
+    const Schedule schedule = build_schedule(graph, pattern, {send, recv, false});
+    ASSERT_EQ(schedule.rounds.size(), 3u);
+
+    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_EQ(packed[0].peer, 1);
+    ASSERT_EQ(packed[0].blocks.size(), 2u);
+    EXPECT_EQ(packed[0].blocks[1].at.offset, 300);
+    EXPECT_EQ(ops_of<ProbeRecvOp>(schedule, 0).size(), 1u);
+    EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 1u);  // the direct edge to 7
+
+    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    ASSERT_EQ(forwards.size(), 2u);
+    EXPECT_EQ(forwards[1].peer, 4);
+    EXPECT_EQ(forwards[1].part, 1);
+    EXPECT_EQ(forwards[1].parts, 2);
+    const auto combined = ops_of<RecvOp>(schedule, 1);
+    ASSERT_EQ(combined.size(), 1u);
+    EXPECT_EQ(combined[0].data.bytes, 16u);
+    EXPECT_EQ(schedule.temp_bytes, 16u);
+
+    const auto unpacks = ops_of<CopyOp>(schedule, 2);
+    ASSERT_EQ(unpacks.size(), 2u);
+    EXPECT_EQ(unpacks[1].from.at.offset, 8);
+    EXPECT_EQ(unpacks[1].to.at.offset, 200);
+}
+
+TEST(ScheduleBuilder, allgather_hands_the_friend_one_block) {
+    const LocalGraph graph{0, {}, {3, 4, 5}};
+    Pattern pattern;
+    pattern.steps.push_back({1, {0}, {1, 2}});
+    const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
+    const Schedule schedule = build_schedule(graph, pattern, {send, {}, true});
+    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_EQ(packed[0].blocks.size(), 1u);
+    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().parts, 1);
+}
+
+TEST(ScheduleBuilder, prints_every_operation) {
+    const LocalGraph graph{0, {1, 0}, {0, 2}};
+    const Schedule schedule = direct_schedule(graph, blocks(Space::send, {4, 4}), blocks(Space::recv, {4, 4}));
+    std::ostringstream listing;
+    print(listing, schedule);
+    const std::string text = listing.str();
+    EXPECT_NE(text.find("recv direct recv+0 (4 elements, 4 B) from 1"), std::string::npos) << text;
+    EXPECT_NE(text.find("copy send+0 (4 elements, 4 B) to recv+100"), std::string::npos) << text;
+    EXPECT_NE(text.find("send direct send+100 (4 elements, 4 B) to 2"), std::string::npos) << text;
+}
