@@ -1,0 +1,180 @@
+// nbrsim: Phase 1 (the pair pattern, paper 000 Alg. 1) on simulated processes, for the
+// topologies of the paper's §VI or any other, and what it saves per collective call. CSV on
+// stdout, one row per topology, process count and theta; progress on stderr.
+#include "pattern/pattern_builder.h"
+#include "pattern/pattern_check.h"
+#include "pattern/simulator.h"
+#include "topology/spec.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+using namespace nbrcomb::detail;
+using nbrcomb::topology::Graphs;
+using nbrcomb::topology::TopologySpec;
+
+namespace {
+
+constexpr const char* usage =
+    "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--check]\n"
+    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH\n"
+    "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
+    "            4096 processes, theta 4\n"
+    "  --check   also check every pattern's invariants; exit 1 on any problem\n"
+    "Columns: native and combined messages one process sends per collective call (average and\n"
+    "maximum over processes), ratio_avg = sum of combined / sum of native, Alg. 1 iterations and\n"
+    "Alg. 2 rounds (maximum), messages Phase 1 sent per process, and Phase 1's wall time in the\n"
+    "simulator.\n";
+
+struct Options {
+    std::vector<TopologySpec> topologies;
+    std::vector<int> processes;
+    std::vector<int> thetas;
+    bool check = false;
+};
+
+[[noreturn]] void fail_usage(const std::string& why) {
+    std::fprintf(stderr, "nbrsim: %s\n%s", why.c_str(), usage);
+    std::exit(2);
+}
+
+int positive(const std::string& flag, const char* text) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || value < 1 || value > (1L << 30))
+        fail_usage(flag + " needs a positive integer, not '" + text + "'");
+    return static_cast<int>(value);
+}
+
+Options parse(int argc, char** argv) {
+    Options options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            std::fputs(usage, stdout);
+            std::exit(0);
+        }
+        if (flag == "--check") {
+            options.check = true;
+            continue;
+        }
+        if (flag != "--topology" && flag != "--processes" && flag != "--theta") fail_usage("unknown argument " + flag);
+        if (i + 1 == argc) fail_usage(flag + " needs a value");
+        const char* value = argv[++i];
+        if (flag == "--topology") {
+            try {
+                options.topologies.push_back(nbrcomb::topology::parse_topology(value));
+            } catch (const std::invalid_argument& error) {
+                fail_usage(error.what());
+            }
+        } else {
+            (flag == "--processes" ? options.processes : options.thetas).push_back(positive(flag, value));
+        }
+    }
+    if (options.topologies.empty())
+        for (const char* paper : {"moore:2:1", "moore:2:2", "moore:3:1", "er:0.05", "er:0.2", "er:0.4"})
+            options.topologies.push_back(nbrcomb::topology::parse_topology(paper));
+    if (options.processes.empty()) options.processes = {4096};
+    if (options.thetas.empty()) options.thetas = {4};
+    return options;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+struct Summary {
+    double native_avg = 0, native_max = 0, msgs_avg = 0, msgs_max = 0, ratio_avg = 0, phase1_msgs_avg = 0;
+    int iterations_max = 0, matching_rounds_max = 0;
+};
+
+Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
+    Summary s;
+    double native_sum = 0, msgs_sum = 0, phase1_sum = 0;
+    for (std::size_t r = 0; r < graphs.size(); ++r) {
+        const auto native = static_cast<double>(messages_per_call(graphs[r], direct_pattern(graphs[r])));
+        const auto msgs = static_cast<double>(messages_per_call(graphs[r], patterns[r]));
+        native_sum += native;
+        msgs_sum += msgs;
+        phase1_sum += static_cast<double>(patterns[r].cost.messages);
+        s.native_max = std::max(s.native_max, native);
+        s.msgs_max = std::max(s.msgs_max, msgs);
+        s.iterations_max = std::max(s.iterations_max, patterns[r].cost.iterations);
+        s.matching_rounds_max = std::max(s.matching_rounds_max, patterns[r].cost.matching_rounds);
+    }
+    const auto n = static_cast<double>(graphs.size());
+    s.native_avg = native_sum / n;
+    s.msgs_avg = msgs_sum / n;
+    s.phase1_msgs_avg = phase1_sum / n;
+    s.ratio_avg = native_sum > 0 ? msgs_sum / native_sum : 1.0;
+    return s;
+}
+
+std::vector<std::string> problems_of(const Graphs& graphs, const std::vector<Pattern>& patterns) {
+    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        const auto rank = static_cast<std::size_t>(transport.rank());
+        return check_pattern(transport, graphs[rank], patterns[rank]);
+    });
+    std::vector<std::string> all;
+    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
+    return all;
+}
+
+// Returns whether every check passed (always, without --check).
+bool run(const TopologySpec& spec, int processes, const Graphs& graphs, int theta, bool check) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<Pattern> patterns = simulate<Pattern>(processes, [&](Transport& transport) {
+        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
+    });
+    const double seconds = seconds_since(start);
+    const Summary s = summarize(graphs, patterns);
+    std::printf("%s,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.3f\n", spec.text.c_str(), processes, theta, s.native_avg,
+                s.native_max, s.msgs_avg, s.msgs_max, s.ratio_avg, s.iterations_max, s.matching_rounds_max,
+                s.phase1_msgs_avg, seconds);
+    std::fflush(stdout);
+    std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: Phase 1 %.2f s, %.1f of %.1f messages per call (ratio %.3f)\n",
+                 spec.text.c_str(), processes, theta, seconds, s.msgs_avg, s.native_avg, s.ratio_avg);
+    if (!check) return true;
+
+    const auto check_start = std::chrono::steady_clock::now();
+    const std::vector<std::string> problems = problems_of(graphs, patterns);
+    if (problems.empty()) {
+        std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: check passed in %.2f s\n", spec.text.c_str(), processes, theta,
+                     seconds_since(check_start));
+        return true;
+    }
+    std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: CHECK FAILED, %zu problems:\n", spec.text.c_str(), processes, theta,
+                 problems.size());
+    for (std::size_t i = 0; i < problems.size() && i < 20; ++i) std::fprintf(stderr, "  %s\n", problems[i].c_str());
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options options = parse(argc, argv);
+    std::printf(
+        "topology,processes,theta,native_msgs_avg,native_msgs_max,msgs_avg,msgs_max,ratio_avg,iterations_max,"
+        "matching_rounds_max,phase1_msgs_avg,seconds\n");
+    std::fflush(stdout);
+    try {
+        for (const TopologySpec& spec : options.topologies)
+            for (const int processes : options.processes) {
+                const auto start = std::chrono::steady_clock::now();
+                const Graphs graphs = nbrcomb::topology::generate(spec, processes);
+                std::fprintf(stderr, "nbrsim: %s P=%d: topology in %.2f s\n", spec.text.c_str(), processes,
+                             seconds_since(start));
+                for (const int theta : options.thetas)
+                    if (!run(spec, processes, graphs, theta, options.check)) return 1;
+            }
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "nbrsim: %s\n", error.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,187 @@
+#include "topology/generators.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+namespace nbrcomb::topology {
+
+namespace {
+
+Graphs edgeless(int processes) {
+    if (processes < 1) throw std::invalid_argument("a topology needs at least one process");
+    Graphs graphs(static_cast<std::size_t>(processes));
+    for (int r = 0; r < processes; ++r) graphs[static_cast<std::size_t>(r)].rank = r;
+    return graphs;
+}
+
+// Fills every in-list from the out-lists, in ascending order of the source, each list sized
+// once: the large random graphs hold tens of millions of edges.
+void fill_sources(Graphs& graphs) {
+    std::vector<std::size_t> in_degree(graphs.size(), 0);
+    for (const auto& graph : graphs)
+        for (const int v : graph.destinations) ++in_degree[static_cast<std::size_t>(v)];
+    for (std::size_t v = 0; v < graphs.size(); ++v) {
+        graphs[v].sources.clear();
+        graphs[v].sources.reserve(in_degree[v]);
+    }
+    for (const auto& graph : graphs)
+        for (const int v : graph.destinations) graphs[static_cast<std::size_t>(v)].sources.push_back(graph.rank);
+}
+
+enum class Norm { chebyshev, manhattan };
+
+// The offsets in [-radius, radius]^dims at norm 1..radius, in lexicographic order. The set is
+// symmetric, so the same list read backwards from a process gives its sources.
+std::vector<std::vector<int>> stencil_offsets(int dims, int radius, Norm norm) {
+    std::vector<std::vector<int>> offsets;
+    std::vector<int> offset(static_cast<std::size_t>(dims), -radius);
+    for (bool more = true; more;) {
+        int distance = 0;
+        for (const int o : offset)
+            distance = norm == Norm::chebyshev ? std::max(distance, std::abs(o)) : distance + std::abs(o);
+        if (distance > 0 && distance <= radius) offsets.push_back(offset);
+        more = false;
+        for (auto d = offset.size(); d-- > 0 && !more;) {
+            if (offset[d] < radius) {
+                ++offset[d];
+                more = true;
+            } else {
+                offset[d] = -radius;
+            }
+        }
+    }
+    return offsets;
+}
+
+// Out-edge to rank + o and in-edge from rank - o for every offset o: the edge with offset o
+// from u to u + o appears once at each end, so the k-th rule holds on any grid, however
+// small, where several offsets wrap to the same process.
+Graphs periodic_stencil(int processes, int dims, int radius, Norm norm) {
+    if (radius < 0) throw std::invalid_argument("a stencil radius must not be negative");
+    const std::vector<int> extent = balanced_dims(processes, dims);
+    const auto offsets = stencil_offsets(dims, radius, norm);
+    const auto shifted = [&](int rank, const std::vector<int>& by, int sign) {
+        int result = 0;
+        for (int d = 0, stride = processes; d < dims; ++d) {
+            const int n = extent[static_cast<std::size_t>(d)];
+            stride /= n;
+            const int coord = rank / stride % n;
+            // The offset may exceed the extent on small grids; reduce it before adding.
+            const int step = (sign * by[static_cast<std::size_t>(d)]) % n + n;
+            result += (coord + step) % n * stride;
+        }
+        return result;
+    };
+    Graphs graphs = edgeless(processes);
+    for (auto& graph : graphs) {
+        graph.destinations.reserve(offsets.size());
+        graph.sources.reserve(offsets.size());
+        for (const auto& o : offsets) {
+            graph.destinations.push_back(shifted(graph.rank, o, +1));
+            graph.sources.push_back(shifted(graph.rank, o, -1));
+        }
+    }
+    return graphs;
+}
+
+// A double in (0, 1] from 53 random bits, so the graph depends on the seed alone, not on the
+// standard library's distributions.
+double unit_interval(std::mt19937_64& random) {
+    return static_cast<double>((random() >> 11) + 1) * 0x1.0p-53;
+}
+
+// Process r owns indices [first(r), first(r + 1)) of n: the halo job's row blocks.
+class Blocks {
+public:
+    Blocks(std::int64_t n, int processes) : first_(static_cast<std::size_t>(processes) + 1) {
+        for (int r = 0; r <= processes; ++r) first_[static_cast<std::size_t>(r)] = n * r / processes;
+    }
+    int owner(std::int64_t i) const {
+        return static_cast<int>(std::upper_bound(first_.begin(), first_.end(), i) - first_.begin()) - 1;
+    }
+
+private:
+    std::vector<std::int64_t> first_;
+};
+
+}  // namespace
+
+std::vector<int> balanced_dims(int processes, int dims) {
+    if (processes < 1 || dims < 1) throw std::invalid_argument("a grid needs at least one process and one dimension");
+    // Every non-increasing factorization, each factor at least the root of what is left, is
+    // tried; the one with the least spread wins, ties to the lexicographically smallest.
+    std::vector<int> best, factors;
+    const std::function<void(int, int)> search = [&](int rest, int left) {
+        if (left == 0) {
+            if (rest != 1) return;
+            const auto spread = [](const std::vector<int>& f) { return f.front() - f.back(); };
+            if (best.empty() || spread(factors) < spread(best) || (spread(factors) == spread(best) && factors < best))
+                best = factors;
+            return;
+        }
+        const int largest = factors.empty() ? rest : std::min(rest, factors.back());
+        for (int f = largest; f >= 1; --f) {
+            if (std::pow(static_cast<double>(f), left) < static_cast<double>(rest) - 0.5) break;
+            if (rest % f != 0) continue;
+            factors.push_back(f);
+            search(rest / f, left - 1);
+            factors.pop_back();
+        }
+    };
+    search(processes, dims);
+    return best;
+}
+
+Graphs moore(int processes, int dims, int radius) { return periodic_stencil(processes, dims, radius, Norm::chebyshev); }
+
+Graphs von_neumann(int processes, int dims, int radius) {
+    return periodic_stencil(processes, dims, radius, Norm::manhattan);
+}
+
+Graphs erdos_renyi(int processes, double density, std::uint64_t seed) {
+    if (!(density >= 0.0 && density <= 1.0)) throw std::invalid_argument("an edge density must lie in [0, 1]");
+    Graphs graphs = edgeless(processes);
+    std::mt19937_64 random(seed);
+    const auto candidates = static_cast<std::int64_t>(processes) - 1;  // every v != u, in order
+    // The gaps between successive edges of a row are geometric: one draw per edge, not per pair.
+    const double log_miss = std::log1p(-density);
+    const double expected = density * static_cast<double>(candidates);
+    for (auto& graph : graphs) {
+        if (density == 0.0) continue;
+        graph.destinations.reserve(static_cast<std::size_t>(expected + 4.0 * std::sqrt(expected) + 16.0));
+        for (std::int64_t k = -1;;) {
+            const double gap = density == 1.0 ? 0.0 : std::floor(std::log(unit_interval(random)) / log_miss);
+            if (gap >= static_cast<double>(candidates - k - 1)) break;
+            k += 1 + static_cast<std::int64_t>(gap);
+            graph.destinations.push_back(static_cast<int>(k < graph.rank ? k : k + 1));
+        }
+    }
+    fill_sources(graphs);
+    return graphs;
+}
+
+Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes) {
+    Graphs graphs = edgeless(processes);
+    const Blocks rows(matrix.rows, processes), cols(matrix.cols, processes);
+    std::vector<std::pair<int, int>> edges;  // (owner of the column, owner of the row)
+    for (const auto& entry : matrix.entries) {
+        const int to = rows.owner(entry.row), from = cols.owner(entry.col);
+        if (to != from) edges.emplace_back(from, to);
+    }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    for (const auto& [from, to] : edges) graphs[static_cast<std::size_t>(from)].destinations.push_back(to);
+    fill_sources(graphs);
+    return graphs;
+}
+
+Graphs matrix_halo(const std::string& matrix_market_path, int processes) {
+    return matrix_halo(halo_job::read_matrix_market(matrix_market_path), processes);
+}
+
+}  // namespace nbrcomb::topology

@@ -1,0 +1,40 @@
+// Process topologies of the paper's experiments (paper 000, §VI) and of sparse matrices, as every
+// process's in- and out-neighbor lists, for the simulator and the benchmarks. No MPI.
+//
+// Every generator keeps the rule MPI's distributed graphs follow: the k-th u->v edge in u's
+// destinations is the k-th u in v's sources, repeated edges and self-loops included.
+#pragma once
+
+#include "halo_job/matrix_market.h"
+#include "pattern/pattern.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nbrcomb::topology {
+
+using Graphs = std::vector<nbrcomb::detail::LocalGraph>;  // indexed by rank
+
+// The grid shape MPI_Dims_create(processes, dims) gives: dims factors of processes, as close
+// to each other as possible, in non-increasing order.
+std::vector<int> balanced_dims(int processes, int dims);
+
+// Every process of a periodic grid of balanced_dims(processes, dims), numbered in row-major
+// order, sends to the processes at Chebyshev distance 1..radius: (2 radius + 1)^dims - 1 edges.
+Graphs moore(int processes, int dims, int radius);
+
+// The same grid with Manhattan distance 1..radius.
+Graphs von_neumann(int processes, int dims, int radius);
+
+// G(processes, density): each ordered pair u != v is an edge with probability density, drawn
+// from seed alone (the same graph on every platform). Lists come in ascending rank order.
+Graphs erdos_renyi(int processes, double density, std::uint64_t seed);
+
+// The halo exchange of y = A x with the rows of A and the entries of x cut into consecutive
+// blocks over the processes (the halo job's distribution): i receives from j != i when a row
+// of i has a nonzero in a column of j. Lists come in ascending rank order.
+Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes);
+Graphs matrix_halo(const std::string& matrix_market_path, int processes);
+
+}  // namespace nbrcomb::topology

@@ -1,0 +1,83 @@
+#include "topology/spec.h"
+
+#include <charconv>
+#include <stdexcept>
+#include <vector>
+
+namespace nbrcomb::topology {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> fields(1);
+    for (const char c : text) {
+        if (c == separator)
+            fields.emplace_back();
+        else
+            fields.back().push_back(c);
+    }
+    return fields;
+}
+
+// The whole field as a number, or an error naming the spec and the field.
+template <class T>
+T number(const std::string& field, const std::string& what, const std::string& text) {
+    T value{};
+    const char* end = field.data() + field.size();
+    const auto [stop, error] = std::from_chars(field.data(), end, value);
+    if (field.empty() || error != std::errc() || stop != end)
+        throw std::invalid_argument("topology '" + text + "': " + what + " '" + field + "' is not a number");
+    return value;
+}
+
+}  // namespace
+
+TopologySpec parse_topology(const std::string& text) {
+    TopologySpec spec;
+    spec.text = text;
+    const std::string kind = text.substr(0, text.find(':'));
+    if (kind == "matrix") {
+        if (text.size() <= kind.size() + 1) throw std::invalid_argument("topology '" + text + "': no matrix file");
+        spec.kind = TopologySpec::Kind::matrix;
+        spec.path = text.substr(kind.size() + 1);  // a path may hold ':' itself
+        return spec;
+    }
+    const std::vector<std::string> fields = split(text, ':');
+    if (kind == "moore" || kind == "vonneumann") {
+        if (fields.size() != 3) throw std::invalid_argument("topology '" + text + "': expected " + kind + ":D:R");
+        spec.kind = kind == "moore" ? TopologySpec::Kind::moore : TopologySpec::Kind::von_neumann;
+        spec.dims = number<int>(fields[1], "dimension", text);
+        spec.radius = number<int>(fields[2], "radius", text);
+        if (spec.dims < 1 || spec.radius < 1)
+            throw std::invalid_argument("topology '" + text + "': dimension and radius must be at least 1");
+        return spec;
+    }
+    if (kind == "er") {
+        if (fields.size() != 2 && fields.size() != 3)
+            throw std::invalid_argument("topology '" + text + "': expected er:DENSITY or er:DENSITY:SEED");
+        spec.kind = TopologySpec::Kind::erdos_renyi;
+        spec.density = number<double>(fields[1], "density", text);
+        if (!(spec.density >= 0.0 && spec.density <= 1.0))
+            throw std::invalid_argument("topology '" + text + "': density must lie in [0, 1]");
+        if (fields.size() == 3) spec.seed = number<std::uint64_t>(fields[2], "seed", text);
+        return spec;
+    }
+    throw std::invalid_argument("topology '" + text + "': unknown kind '" + kind +
+                                "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], matrix:PATH)");
+}
+
+Graphs generate(const TopologySpec& spec, int processes) {
+    switch (spec.kind) {
+    case TopologySpec::Kind::moore:
+        return moore(processes, spec.dims, spec.radius);
+    case TopologySpec::Kind::von_neumann:
+        return von_neumann(processes, spec.dims, spec.radius);
+    case TopologySpec::Kind::erdos_renyi:
+        return erdos_renyi(processes, spec.density, spec.seed);
+    case TopologySpec::Kind::matrix:
+        return matrix_halo(spec.path, processes);
+    }
+    throw std::logic_error("unknown topology kind");
+}
+
+}  // namespace nbrcomb::topology
