@@ -23,6 +23,8 @@ std::optional<MPI_Aint> contiguous_start(int count, MPI_Datatype type, std::size
 }  // namespace
 
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block) {
+    // As a receive of a longer message: nothing is written past the block.
+    if (from_block.bytes > to_block.bytes) return MPI_ERR_TRUNCATE;
     if (from_block.bytes == 0) return MPI_SUCCESS;
     const auto from_start = contiguous_start(from_block.count, from_block.type, from_block.bytes);
     const auto to_start = contiguous_start(to_block.count, to_block.type, to_block.bytes);
@@ -40,7 +42,10 @@ int copy_block(const void* from, const Block& from_block, void* to, const Block&
     if (err != MPI_SUCCESS) return err;
     const int packed = position;
     position = 0;
-    return PMPI_Unpack(staging.data(), packed, &position, to, to_block.count, to_block.type, MPI_COMM_SELF);
+    // A shorter block fills only the leading elements, as a receive of a shorter message would.
+    const auto elements =
+        static_cast<int>(static_cast<std::size_t>(to_block.count) * from_block.bytes / to_block.bytes);
+    return PMPI_Unpack(staging.data(), packed, &position, to, elements, to_block.type, MPI_COMM_SELF);
 }
 
 }  // namespace nbrcomb::detail

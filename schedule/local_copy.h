@@ -6,7 +6,9 @@
 namespace nbrcomb::detail {
 
 // Byte-contiguous blocks are copied with memcpy; any other pair of types goes through
-// MPI_Pack into a staging buffer and MPI_Unpack out of it.
+// MPI_Pack into a staging buffer and MPI_Unpack out of it. Like a receive, a source longer than
+// the target fails with MPI_ERR_TRUNCATE and writes nothing; a shorter one fills the target's
+// leading bytes.
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block);
 
 }  // namespace nbrcomb::detail
