@@ -41,6 +41,8 @@ const Hints groups_hints{{"nbrcomb_mode", "groups"}, {"nbrcomb_theta", "1"}, {"n
 const Hints node_aware_hints{
     {"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "1"}, {"nbrcomb_topo_aware", "1"}, {"nbrcomb_node_size", "2"}};
 const Hints auto_hints{{"nbrcomb_mode", "auto"}};
+// Some pairs of ranks friends, others not: combined and direct edges in one schedule.
+const Hints partial_pairs_hints{{"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "3"}};
 
 const std::vector<TopologyCase> topology_cases{
     {"random", random_graph(1), {}},
@@ -71,6 +73,12 @@ const std::vector<TopologyCase> topology_cases{
     {"matrix_ww_36_pmec_36", matrix("ww_36_pmec_36.mtx"), {}},
     {"random_pairs", random_graph(6), {.hints = pairs_hints}},
     {"moore_2d_r2_pairs", stencil(2, Stencil::moore, 2), {.hints = pairs_hints}},
+    {"moore_3d_r2_pairs", stencil(3, Stencil::moore, 2), {.weighted = true, .hints = pairs_hints}},
+    {"von_neumann_2d_r2_partial_pairs", stencil(2, Stencil::von_neumann, 2), {.hints = partial_pairs_hints}},
+    {"random_general_pairs", random_graph(9), {.construction = Construction::general, .hints = pairs_hints}},
+    {"random_reorder_pairs", random_graph(10), {.construction = Construction::adjacent_reorder, .hints = pairs_hints}},
+    {"matrix_can_1072_pairs", matrix("can_1072.mtx"), {.hints = pairs_hints}},
+    {"matrix_lp_sctap2_partial_pairs", matrix("lp_sctap2.mtx"), {.hints = partial_pairs_hints}},
     {"moore_3d_r1_groups", stencil(3, Stencil::moore, 1), {.hints = groups_hints}},
     {"random_general_groups", random_graph(7), {.construction = Construction::general, .hints = groups_hints}},
     {"moore_2d_r1_node_aware", stencil(2, Stencil::moore, 1), {.hints = node_aware_hints}},

@@ -73,9 +73,11 @@ TEST(Communicator, duplicate_outlives_the_original) {
 }
 
 TEST(Communicator, create_and_free_cycles_leak_no_communicators_or_datatypes) {
+    if (!expect_library_loaded()) return;
     constexpr int cycles = 200;
     const TypeCatalog catalog;
-    const Shape shape{.types = &catalog.pair("struct_with_holes"), .units = 2, .vary = true};
+    // Equal counts on all edges: with mode off this runs natively, and MPICH 4.0 misplaces repeated edges.
+    const Shape shape{.types = &catalog.pair("struct_with_holes"), .units = 2};
     // Both constructors, a combining mode, and mode off (the library sets up and drops its state).
     const std::vector<TopologyOptions> variants{
         {.construction = Construction::adjacent},
@@ -86,7 +88,7 @@ TEST(Communicator, create_and_free_cycles_leak_no_communicators_or_datatypes) {
         const Comm topology = create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 100 + i % 7),
                                                 variants[static_cast<std::size_t>(i) % variants.size()]);
         const Comm dup = duplicate(topology);
-        const Outcome outcome = run(Path::library, make_call(Collective::alltoallw, dup, catalog, shape));
+        const Outcome outcome = run(Path::library, make_call(Collective::alltoallv, dup, catalog, shape));
         return outcome.code == MPI_SUCCESS;
     };
     // One cycle first, so that anything the library sets up once per process already exists.

@@ -120,4 +120,7 @@ bool expect_library_fails(const Call& call, std::string_view what,
 bool library_loaded();
 int comm_stats(MPI_Comm comm, nbrcomb_stats& stats);
 
+// Collective: records a failure unless the library is loaded (every rank loads the same).
+bool expect_library_loaded(std::source_location where = std::source_location::current());
+
 }  // namespace nbrcomb::test

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <ctime>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -72,6 +73,12 @@ int main(int argc, char** argv) {
 
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    // With --gtest_shuffle all ranks must draw the same order, or they would meet in different tests.
+    int seed = GTEST_FLAG_GET(random_seed);
+    if (rank == 0 && seed == 0) seed = static_cast<int>(std::time(nullptr) % 99999) + 1;
+    MPI_Bcast(&seed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    GTEST_FLAG_SET(random_seed, seed);
+
     testing::TestEventListeners& listeners = testing::UnitTest::GetInstance()->listeners();
     if (rank != 0) delete listeners.Release(listeners.default_result_printer());
     listeners.Append(new AllRanksListener);
