@@ -3,7 +3,7 @@
 // stdout, one row per topology, process count and theta; progress on stderr.
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
-#include "pattern/simulator.h"
+#include "pattern/simulated_phase1.h"
 #include "topology/spec.h"
 
 #include <algorithm>
@@ -115,22 +115,10 @@ Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
     return s;
 }
 
-std::vector<std::string> problems_of(const Graphs& graphs, const std::vector<Pattern>& patterns) {
-    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        const auto rank = static_cast<std::size_t>(transport.rank());
-        return check_pattern(transport, graphs[rank], patterns[rank]);
-    });
-    std::vector<std::string> all;
-    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
-    return all;
-}
-
 // Returns whether every check passed (always, without --check).
 bool run(const TopologySpec& spec, int processes, const Graphs& graphs, int theta, bool check) {
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<Pattern> patterns = simulate<Pattern>(processes, [&](Transport& transport) {
-        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
-    });
+    const std::vector<Pattern> patterns = simulate_pair_patterns(graphs, theta);
     const double seconds = seconds_since(start);
     const Summary s = summarize(graphs, patterns);
     std::printf("%s,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.3f\n", spec.text.c_str(), processes, theta, s.native_avg,
@@ -142,7 +130,7 @@ bool run(const TopologySpec& spec, int processes, const Graphs& graphs, int thet
     if (!check) return true;
 
     const auto check_start = std::chrono::steady_clock::now();
-    const std::vector<std::string> problems = problems_of(graphs, patterns);
+    const std::vector<std::string> problems = simulate_pattern_check(graphs, patterns);
     if (problems.empty()) {
         std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: check passed in %.2f s\n", spec.text.c_str(), processes, theta,
                      seconds_since(check_start));

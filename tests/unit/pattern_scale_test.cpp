@@ -2,7 +2,7 @@
 // process counts (paper 000, §VI), run on the simulator.
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
-#include "pattern/simulator.h"
+#include "pattern/simulated_phase1.h"
 #include "topology/generators.h"
 #include "topology/spec.h"
 
@@ -51,27 +51,11 @@ std::size_t edge_count(const Graphs& graphs) {
     return edges;
 }
 
-std::vector<Pattern> pair_patterns(const Graphs& graphs, int theta) {
-    return simulate<Pattern>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
-    });
-}
-
-std::vector<std::string> problems_of(const Graphs& graphs, const std::vector<Pattern>& patterns) {
-    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        const auto rank = static_cast<std::size_t>(transport.rank());
-        return check_pattern(transport, graphs[rank], patterns[rank]);
-    });
-    std::vector<std::string> all;
-    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
-    return all;
-}
-
 // Phase 1 with the paper's theta: every edge delivered once, no process sending more than
 // natively, and fewer messages in all.
 void expect_combines(const Graphs& graphs) {
-    const auto patterns = pair_patterns(graphs, 4);
-    const auto problems = problems_of(graphs, patterns);
+    const auto patterns = simulate_pair_patterns(graphs, 4);
+    const auto problems = simulate_pattern_check(graphs, patterns);
     EXPECT_TRUE(problems.empty()) << problems.size() << " problems, the first: " << problems.front();
     double combined = 0, native = 0;
     for (std::size_t r = 0; r < graphs.size(); ++r) {

@@ -1,6 +1,6 @@
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
-#include "pattern/simulator.h"
+#include "pattern/simulated_phase1.h"
 
 #include <gtest/gtest.h>
 
@@ -44,22 +44,6 @@ std::vector<LocalGraph> moore_2d(int side) {
     return graphs;
 }
 
-std::vector<Pattern> pair_patterns(const std::vector<LocalGraph>& graphs, int theta) {
-    return simulate<Pattern>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
-    });
-}
-
-std::vector<std::string> problems_of(const std::vector<LocalGraph>& graphs, const std::vector<Pattern>& patterns) {
-    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        const auto rank = static_cast<std::size_t>(transport.rank());
-        return check_pattern(transport, graphs[rank], patterns[rank]);
-    });
-    std::vector<std::string> all;
-    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
-    return all;
-}
-
 double message_ratio(const std::vector<LocalGraph>& graphs, const std::vector<Pattern>& patterns) {
     double combined = 0, native = 0;
     for (std::size_t r = 0; r < graphs.size(); ++r) {
@@ -75,15 +59,15 @@ TEST(PairPattern, random_graphs_deliver_every_edge_once) {
     for (const double density : {0.05, 0.2, 0.5})
         for (const int theta : {1, 2, 4}) {
             const auto graphs = erdos_renyi(64, density, 7);
-            const auto patterns = pair_patterns(graphs, theta);
-            EXPECT_EQ(problems_of(graphs, patterns), std::vector<std::string>{}) << density << " " << theta;
+            const auto patterns = simulate_pair_patterns(graphs, theta);
+            EXPECT_EQ(simulate_pattern_check(graphs, patterns), std::vector<std::string>{}) << density << " " << theta;
             EXPECT_LE(message_ratio(graphs, patterns), 1.0);
         }
 }
 
 TEST(PairPattern, dense_graph_combines) {
     const auto graphs = erdos_renyi(64, 0.5, 3);
-    const auto patterns = pair_patterns(graphs, 4);
+    const auto patterns = simulate_pair_patterns(graphs, 4);
     EXPECT_LT(message_ratio(graphs, patterns), 0.8);
     EXPECT_FALSE(patterns[0].steps.empty());
 }
@@ -91,14 +75,14 @@ TEST(PairPattern, dense_graph_combines) {
 TEST(PairPattern, stencils_with_repeated_edges_and_self_loops) {
     for (const int side : {1, 2, 3, 8}) {
         const auto graphs = moore_2d(side);
-        const auto patterns = pair_patterns(graphs, 2);
-        EXPECT_EQ(problems_of(graphs, patterns), std::vector<std::string>{}) << side;
+        const auto patterns = simulate_pair_patterns(graphs, 2);
+        EXPECT_EQ(simulate_pattern_check(graphs, patterns), std::vector<std::string>{}) << side;
     }
 }
 
 TEST(PairPattern, same_topology_same_pattern) {
     const auto graphs = erdos_renyi(48, 0.3, 11);
-    const auto first = pair_patterns(graphs, 2), second = pair_patterns(graphs, 2);
+    const auto first = simulate_pair_patterns(graphs, 2), second = simulate_pair_patterns(graphs, 2);
     for (std::size_t r = 0; r < graphs.size(); ++r) {
         ASSERT_EQ(first[r].steps.size(), second[r].steps.size());
         for (std::size_t s = 0; s < first[r].steps.size(); ++s) {
@@ -110,11 +94,11 @@ TEST(PairPattern, same_topology_same_pattern) {
 
 TEST(PairPattern, checker_finds_a_lost_edge) {
     const auto graphs = erdos_renyi(16, 0.4, 5);
-    auto patterns = pair_patterns(graphs, 1);
+    auto patterns = simulate_pair_patterns(graphs, 1);
     ASSERT_FALSE(patterns[3].direct.empty() && patterns[3].steps.empty());
     if (!patterns[3].direct.empty())
         patterns[3].direct.pop_back();
     else
         patterns[3].steps.back().onloaded.clear();
-    EXPECT_FALSE(problems_of(graphs, patterns).empty());
+    EXPECT_FALSE(simulate_pattern_check(graphs, patterns).empty());
 }

@@ -1,0 +1,26 @@
+#include "pattern/simulated_phase1.h"
+
+#include "pattern/pattern_builder.h"
+#include "pattern/pattern_check.h"
+#include "pattern/simulator.h"
+
+namespace nbrcomb::detail {
+
+std::vector<Pattern> simulate_pair_patterns(const std::vector<LocalGraph>& graphs, int theta) {
+    return simulate<Pattern>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
+    });
+}
+
+std::vector<std::string> simulate_pattern_check(const std::vector<LocalGraph>& graphs,
+                                                const std::vector<Pattern>& patterns) {
+    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        const auto rank = static_cast<std::size_t>(transport.rank());
+        return check_pattern(transport, graphs[rank], patterns[rank]);
+    });
+    std::vector<std::string> all;
+    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
+    return all;
+}
+
+}  // namespace nbrcomb::detail

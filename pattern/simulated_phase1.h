@@ -1,0 +1,17 @@
+// Phase 1 and its checker for a whole topology on simulated processes, one graph per rank.
+#pragma once
+
+#include "pattern/pattern.h"
+
+#include <string>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+std::vector<Pattern> simulate_pair_patterns(const std::vector<LocalGraph>& graphs, int theta);
+
+// Every problem check_pattern finds on any process; empty when the patterns are sound.
+std::vector<std::string> simulate_pattern_check(const std::vector<LocalGraph>& graphs,
+                                                const std::vector<Pattern>& patterns);
+
+}  // namespace nbrcomb::detail
