@@ -74,7 +74,9 @@ Task<MatchResult> match_pair(Transport& transport, Friends friends) {
                 for (std::size_t i = 0; i < friends.size(); ++i)
                     if (!is_active(friends[i].first)) candidate[i] = 0;
                 choice = heaviest(friends, candidate);
-                if (choice == no_choice) state = terminal;  // lines 14-15
+                // Lines 14-15: the paper's test reads "F != empty"; giving up is meant for when
+                // no friend is left to try.
+                if (choice == no_choice) state = terminal;
             }
         }
         ++result.rounds;
