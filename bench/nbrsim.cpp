@@ -1,6 +1,7 @@
-// nbrsim: Phase 1 (the pair pattern, paper 000 Alg. 1) on simulated processes, for the
-// topologies of the paper's §VI or any other, and what it saves per collective call. CSV on
-// stdout, one row per topology, process count and theta; progress on stderr.
+// nbrsim: Phase 1 (the pair pattern of paper 000, or the k-group pattern of paper 002) on
+// simulated processes, for the topologies of the papers' experiments or any other, and what it
+// saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
+// progress on stderr.
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
 #include "pattern/simulated_phase1.h"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,20 +23,28 @@ using nbrcomb::topology::TopologySpec;
 namespace {
 
 constexpr const char* usage =
-    "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--check]\n"
+    "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode pairs|groups]\n"
+    "              [--k K]... [--node-size N] [--max-hyperedges N] [--check]\n"
     "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH\n"
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
-    "            4096 processes, theta 4\n"
-    "  --check   also check every pattern's invariants; exit 1 on any problem\n"
+    "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
+    "  --mode groups     groups of k friends (paper 002); pairs ignores --k\n"
+    "  --node-size N     topology-aware: friends only within nodes of N consecutive ranks\n"
+    "  --check           also check every pattern's invariants; exit 1 on any problem\n"
     "Columns: native and combined messages one process sends per collective call (average and\n"
     "maximum over processes), ratio_avg = sum of combined / sum of native, Alg. 1 iterations and\n"
-    "Alg. 2 rounds (maximum), messages Phase 1 sent per process, and Phase 1's wall time in the\n"
-    "simulator.\n";
+    "matching rounds (maximum), candidate groups (hyperedges) per process at the start and those\n"
+    "the cap dropped (averages), messages Phase 1 sent per process, and Phase 1's wall time in\n"
+    "the simulator.\n";
 
 struct Options {
     std::vector<TopologySpec> topologies;
     std::vector<int> processes;
     std::vector<int> thetas;
+    std::vector<int> ks;
+    Grouping grouping = Grouping::pairs;
+    int node_size = 0;
+    int max_hyperedges = PatternSettings{}.max_hyperedges;
     bool check = false;
 };
 
@@ -63,7 +73,6 @@ Options parse(int argc, char** argv) {
             options.check = true;
             continue;
         }
-        if (flag != "--topology" && flag != "--processes" && flag != "--theta") fail_usage("unknown argument " + flag);
         if (i + 1 == argc) fail_usage(flag + " needs a value");
         const char* value = argv[++i];
         if (flag == "--topology") {
@@ -72,8 +81,24 @@ Options parse(int argc, char** argv) {
             } catch (const std::invalid_argument& error) {
                 fail_usage(error.what());
             }
+        } else if (flag == "--mode") {
+            const std::string mode = value;
+            if (mode != "pairs" && mode != "groups") fail_usage("--mode is pairs or groups, not '" + mode + "'");
+            options.grouping = mode == "pairs" ? Grouping::pairs : Grouping::hypergraph;
+        } else if (flag == "--processes") {
+            options.processes.push_back(positive(flag, value));
+        } else if (flag == "--theta") {
+            options.thetas.push_back(positive(flag, value));
+        } else if (flag == "--k") {
+            const int k = positive(flag, value);
+            if (k < 2 || k > 16) fail_usage("--k is from 2 to 16");
+            options.ks.push_back(k);
+        } else if (flag == "--node-size") {
+            options.node_size = positive(flag, value);
+        } else if (flag == "--max-hyperedges") {
+            options.max_hyperedges = positive(flag, value);
         } else {
-            (flag == "--processes" ? options.processes : options.thetas).push_back(positive(flag, value));
+            fail_usage("unknown argument " + flag);
         }
     }
     if (options.topologies.empty())
@@ -81,6 +106,7 @@ Options parse(int argc, char** argv) {
             options.topologies.push_back(nbrcomb::topology::parse_topology(paper));
     if (options.processes.empty()) options.processes = {4096};
     if (options.thetas.empty()) options.thetas = {4};
+    if (options.ks.empty() || options.grouping == Grouping::pairs) options.ks = {2};
     return options;
 }
 
@@ -90,18 +116,21 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct Summary {
     double native_avg = 0, native_max = 0, msgs_avg = 0, msgs_max = 0, ratio_avg = 0, phase1_msgs_avg = 0;
+    double hyperedges_avg = 0, dropped_avg = 0;
     int iterations_max = 0, matching_rounds_max = 0;
 };
 
 Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
     Summary s;
-    double native_sum = 0, msgs_sum = 0, phase1_sum = 0;
+    double native_sum = 0, msgs_sum = 0, phase1_sum = 0, hyperedges_sum = 0, dropped_sum = 0;
     for (std::size_t r = 0; r < graphs.size(); ++r) {
         const auto native = static_cast<double>(messages_per_call(graphs[r], direct_pattern(graphs[r])));
         const auto msgs = static_cast<double>(messages_per_call(graphs[r], patterns[r]));
         native_sum += native;
         msgs_sum += msgs;
         phase1_sum += static_cast<double>(patterns[r].cost.messages);
+        hyperedges_sum += static_cast<double>(patterns[r].cost.hyperedges);
+        dropped_sum += static_cast<double>(patterns[r].cost.hyperedges_dropped);
         s.native_max = std::max(s.native_max, native);
         s.msgs_max = std::max(s.msgs_max, msgs);
         s.iterations_max = std::max(s.iterations_max, patterns[r].cost.iterations);
@@ -111,33 +140,38 @@ Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
     s.native_avg = native_sum / n;
     s.msgs_avg = msgs_sum / n;
     s.phase1_msgs_avg = phase1_sum / n;
+    s.hyperedges_avg = hyperedges_sum / n;
+    s.dropped_avg = dropped_sum / n;
     s.ratio_avg = native_sum > 0 ? msgs_sum / native_sum : 1.0;
     return s;
 }
 
 // Returns whether every check passed (always, without --check).
-bool run(const TopologySpec& spec, int processes, const Graphs& graphs, int theta, bool check) {
+bool run(const TopologySpec& spec, int processes, const Graphs& graphs, const Options& options,
+         const PatternSettings& settings) {
+    const char* mode = settings.grouping == Grouping::pairs ? "pairs" : "groups";
+    const std::string name = spec.text + " P=" + std::to_string(processes) + " " + mode + " k=" +
+                             std::to_string(settings.k) + " theta=" + std::to_string(settings.theta);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<Pattern> patterns = simulate_pair_patterns(graphs, theta);
+    const std::vector<Pattern> patterns = simulate_patterns(graphs, settings);
     const double seconds = seconds_since(start);
     const Summary s = summarize(graphs, patterns);
-    std::printf("%s,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.3f\n", spec.text.c_str(), processes, theta, s.native_avg,
-                s.native_max, s.msgs_avg, s.msgs_max, s.ratio_avg, s.iterations_max, s.matching_rounds_max,
+    std::printf("%s,%d,%s,%d,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.1f,%.1f,%.3f\n", spec.text.c_str(), processes,
+                mode, settings.k, options.node_size, settings.theta, s.native_avg, s.native_max, s.msgs_avg, s.msgs_max,
+                s.ratio_avg, s.iterations_max, s.matching_rounds_max, s.hyperedges_avg, s.dropped_avg,
                 s.phase1_msgs_avg, seconds);
     std::fflush(stdout);
-    std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: Phase 1 %.2f s, %.1f of %.1f messages per call (ratio %.3f)\n",
-                 spec.text.c_str(), processes, theta, seconds, s.msgs_avg, s.native_avg, s.ratio_avg);
-    if (!check) return true;
+    std::fprintf(stderr, "nbrsim: %s: Phase 1 %.2f s, %.1f of %.1f messages per call (ratio %.3f)\n", name.c_str(),
+                 seconds, s.msgs_avg, s.native_avg, s.ratio_avg);
+    if (!options.check) return true;
 
     const auto check_start = std::chrono::steady_clock::now();
     const std::vector<std::string> problems = simulate_pattern_check(graphs, patterns);
     if (problems.empty()) {
-        std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: check passed in %.2f s\n", spec.text.c_str(), processes, theta,
-                     seconds_since(check_start));
+        std::fprintf(stderr, "nbrsim: %s: check passed in %.2f s\n", name.c_str(), seconds_since(check_start));
         return true;
     }
-    std::fprintf(stderr, "nbrsim: %s P=%d theta=%d: CHECK FAILED, %zu problems:\n", spec.text.c_str(), processes, theta,
-                 problems.size());
+    std::fprintf(stderr, "nbrsim: %s: CHECK FAILED, %zu problems:\n", name.c_str(), problems.size());
     for (std::size_t i = 0; i < problems.size() && i < 20; ++i) std::fprintf(stderr, "  %s\n", problems[i].c_str());
     return false;
 }
@@ -147,8 +181,8 @@ bool run(const TopologySpec& spec, int processes, const Graphs& graphs, int thet
 int main(int argc, char** argv) {
     const Options options = parse(argc, argv);
     std::printf(
-        "topology,processes,theta,native_msgs_avg,native_msgs_max,msgs_avg,msgs_max,ratio_avg,iterations_max,"
-        "matching_rounds_max,phase1_msgs_avg,seconds\n");
+        "topology,processes,mode,k,node_size,theta,native_msgs_avg,native_msgs_max,msgs_avg,msgs_max,ratio_avg,"
+        "iterations_max,matching_rounds_max,hyperedges_avg,hyperedges_dropped_avg,phase1_msgs_avg,seconds\n");
     std::fflush(stdout);
     try {
         for (const TopologySpec& spec : options.topologies)
@@ -157,8 +191,21 @@ int main(int argc, char** argv) {
                 const Graphs graphs = nbrcomb::topology::generate(spec, processes);
                 std::fprintf(stderr, "nbrsim: %s P=%d: topology in %.2f s\n", spec.text.c_str(), processes,
                              seconds_since(start));
+                std::shared_ptr<const std::vector<int>> domains;
+                if (options.node_size > 0) {
+                    auto nodes = std::make_shared<std::vector<int>>(static_cast<std::size_t>(processes));
+                    for (int r = 0; r < processes; ++r) (*nodes)[static_cast<std::size_t>(r)] = r / options.node_size;
+                    domains = std::move(nodes);
+                }
                 for (const int theta : options.thetas)
-                    if (!run(spec, processes, graphs, theta, options.check)) return 1;
+                    for (const int k : options.ks)
+                        if (!run(spec, processes, graphs, options,
+                                 {.theta = theta,
+                                  .grouping = options.grouping,
+                                  .k = k,
+                                  .max_hyperedges = options.max_hyperedges,
+                                  .domains = domains}))
+                            return 1;
             }
     } catch (const std::exception& error) {
         std::fprintf(stderr, "nbrsim: %s\n", error.what());

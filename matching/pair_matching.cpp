@@ -21,18 +21,6 @@ int heaviest(const Friends& friends, const std::vector<char>& candidate) {
     return best;
 }
 
-// The same one-number message to every active friend, and one from each.
-Exchange exchange_with(Transport& transport, const std::vector<int>& active, Channel channel, int value) {
-    const Payload payload = make_payload({value});
-    std::vector<Outgoing> sends;
-    std::vector<Expected> from;
-    for (const int rank : active) {
-        sends.push_back({rank, channel, payload});
-        from.push_back({rank, channel});
-    }
-    return transport.exchange(std::move(sends), std::move(from));
-}
-
 }  // namespace
 
 Task<MatchResult> match_pair(Transport& transport, Friends friends) {
@@ -82,7 +70,8 @@ Task<MatchResult> match_pair(Transport& transport, Friends friends) {
         ++result.rounds;
 
         // Line 23: tell every active friend whom we propose to.
-        const auto choices = co_await exchange_with(transport, active, Channel::choices, choice);
+        const Payload proposal = make_payload({choice});
+        const auto choices = co_await exchange_with_all(transport, active, Channel::choices, proposal);
         their_choice.clear();
         for (const Payload& proposal : choices) their_choice.push_back(proposal->at(0));
         if (state == searching && choice != no_choice &&
@@ -91,7 +80,8 @@ Task<MatchResult> match_pair(Transport& transport, Friends friends) {
             state = paired;  // lines 24-25
 
         // Line 27: announce the outcome; line 28: stop talking to friends that are done.
-        const auto states = co_await exchange_with(transport, active, Channel::states, state);
+        const Payload outcome = make_payload({state});
+        const auto states = co_await exchange_with_all(transport, active, Channel::states, outcome);
         std::vector<int> still_searching, their_last_choice;
         for (std::size_t i = 0; i < active.size(); ++i)
             if (states[i]->at(0) == searching) {

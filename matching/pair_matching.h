@@ -1,12 +1,11 @@
 // Distributed maximum-weight matching of friends into pairs (paper 000, Alg. 2, after Hoepman).
 #pragma once
 
+#include "matching/friends.h"
 #include "pattern/task.h"
 #include "pattern/transport.h"
 
 #include <optional>
-#include <utility>
-#include <vector>
 
 namespace nbrcomb::detail {
 
@@ -14,10 +13,6 @@ struct MatchResult {
     std::optional<int> partner;  // the friend this process paired with, if any
     int rounds = 0;
 };
-
-// (rank, weight) of each friend, ascending by rank; the weight is the number of common
-// out-neighbors.
-using Friends = std::vector<std::pair<int, int>>;
 
 // friends lists each friend with its weight. Friendship must be
 // symmetric with equal weights on both ends, and every friend must run this in the same

@@ -5,35 +5,42 @@
 // list (in-edges), as MPI_Dist_graph_neighbors returns them, so duplicate edges stay apart.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 namespace nbrcomb::detail {
 
-// One combining step with a friend: the two swap the blocks each forwards for the other, then
-// each sends one combined message to every out-neighbor it onloaded. onloaded and offloaded
-// list out-edge indices in ascending rank of the neighbor, the order both friends agree on.
-struct PairStep {
-    int friend_rank;
-    std::vector<int> onloaded;   // my combined message goes there: my block, then my friend's
-    std::vector<int> offloaded;  // my friend sends my block there inside its combined message
+// One combining step with a group of friends (paper 002, Alg. 1 lines 8-18): their common
+// out-neighbors are split into one part per member by rank order; every member hands each other
+// member its blocks for that member's part, and each member sends one combined message to every
+// neighbor of its own part. A pair is a group of two.
+struct GroupStep {
+    std::vector<int> members;             // the group, this process included, ascending rank
+    std::vector<std::vector<int>> parts;  // parts[i]: my out-edges that members[i] carries, by neighbor rank
+    std::size_t self = 0;                 // this process's index in members
+
+    const std::vector<int>& onloaded() const { return parts[self]; }
 };
 
 // A message this process receives in the data phase and the in-edges whose blocks it carries,
-// in message order: one for a direct message; sender's then its friend's for a combined one.
+// in message order: one for a direct message; for a combined one the sender's, then those of
+// the other members of its group by ascending rank.
 struct IncomingMessage {
     int from;
     std::vector<int> in_edges;
 };
 
 struct Pattern {
-    std::vector<PairStep> steps;
+    std::vector<GroupStep> steps;
     std::vector<int> direct;                // out-edges sent one message each (or copied, for self-loops)
     std::vector<IncomingMessage> incoming;  // every message of the data phase, direct ones included
 
     // What Phase 1 cost this process.
     struct Cost {
         int iterations = 0;            // of Alg. 1's main loop
-        int matching_rounds = 0;       // of Alg. 2, summed over iterations
+        int matching_rounds = 0;       // of the matching, summed over iterations
+        unsigned long long hyperedges = 0;          // candidate groups of the first iteration, after the cap
+        unsigned long long hyperedges_dropped = 0;  // candidates the cap discarded, summed over iterations
         unsigned long long messages = 0;
         unsigned long long bytes = 0;
     } cost;

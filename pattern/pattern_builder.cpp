@@ -1,16 +1,20 @@
 #include "pattern/pattern_builder.h"
 
+#include "matching/friendship_matrix.h"
+#include "matching/group_matching.h"
 #include "matching/pair_matching.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace nbrcomb::detail {
 
 namespace {
 
-// What a process tells each active out-neighbor after an iteration (Alg. 1 lines 20, 26).
+// What a process tells each active out-neighbor after an iteration (paper 000 Alg. 1 lines 20,
+// 26): the first value of the notice; an onloaded notice goes on with the group's members.
 enum Notice : int { nothing = 0, onloaded = 1, offloaded = 2, done = 3 };
 
 // Rank -> edge index of the edges that may be combined: to another process, and only one
@@ -25,10 +29,17 @@ std::map<int, int> simple_edges(const std::vector<int>& ranks, int self) {
     return index;
 }
 
-class PairPatternBuilder {
+// What one iteration's search gave: a group, or none this time, or none ever again.
+struct Search {
+    std::optional<std::vector<int>> members;
+    bool exhausted = false;
+};
+
+class PatternBuilder {
 public:
-    PairPatternBuilder(Transport& transport, const LocalGraph& graph, int theta)
-        : transport_(transport), graph_(graph), theta_(theta), out_edge_(simple_edges(graph.destinations, graph.rank)),
+    PatternBuilder(Transport& transport, const LocalGraph& graph, PatternSettings settings)
+        : transport_(transport), graph_(graph), settings_(std::move(settings)),
+          out_edge_(simple_edges(graph.destinations, graph.rank)),
           in_edge_(simple_edges(graph.sources, graph.rank)), shared_(static_cast<std::size_t>(transport.size()), 0) {
         for (const auto& [rank, index] : out_edge_) active_out_.insert(rank);
         for (const auto& [rank, index] : in_edge_) active_in_.insert(rank);
@@ -44,20 +55,20 @@ public:
         bool searching = true;  // in the main loop (line 4)
         while (true) {
             ++pattern_.cost.iterations;
-            std::map<int, std::pair<int, int>> notices;  // out-neighbor -> (notice, friend)
-            for (const int rank : active_out_) notices[rank] = {nothing, -1};
+            std::map<int, std::vector<int>> notices;  // out-neighbor -> notice
+            for (const int rank : active_out_) notices[rank] = {nothing};
             const Friends friends = find_friends();  // lines 2, 24
-            if (searching && friends.empty()) {
+            Search search;
+            if (searching && !friends.empty()) search = co_await find_group(friends);  // line 6
+            if (searching && (friends.empty() || search.exhausted)) {
                 searching = false;  // lines 26-27: what is left goes direct
                 for (const int rank : active_out_) {
-                    notices[rank] = {done, -1};
+                    notices[rank] = {done};
                     pattern_.direct.push_back(out_edge_.at(rank));
                 }
                 active_out_.clear();
-            } else if (searching) {
-                const MatchResult match = co_await match_pair(transport_, friends);  // line 6
-                pattern_.cost.matching_rounds += match.rounds;
-                if (match.partner) combine_with(*match.partner, notices);  // lines 8-18
+            } else if (search.members) {
+                combine_with(*search.members, notices);  // lines 8-18
             }
             const bool in_neighbors_left = co_await exchange_notices(notices);  // lines 20-21, 29
             if (!searching && !in_neighbors_left) break;
@@ -96,9 +107,9 @@ private:
         return std::binary_search(row.begin(), row.end(), rank);
     }
 
-    // Friends: processes in at least theta active rows, with how many (their weight), by
-    // rank. Counting over all rows is the O(degree^2) step of the paper; shared_ keeps it a
-    // tight loop.
+    // Friends: processes in at least theta active rows (and in this process's domain when
+    // topology-aware), with how many (their weight), by rank. Counting over all rows is the
+    // O(degree^2) step of the paper; shared_ keeps it a tight loop.
     Friends find_friends() {
         std::vector<int> seen;
         for (const auto& [rank, row] : rows_)
@@ -108,39 +119,80 @@ private:
         Friends friends;
         for (const int q : seen) {
             int& count = shared_[static_cast<std::size_t>(q)];
-            if (count >= theta_) friends.push_back({q, count});
+            if (count >= settings_.theta && nearby(q)) friends.push_back({q, count});
             count = 0;
         }
         return friends;
     }
 
-    // Lines 8-18: the common out-neighbors, in rank order, split in halves; the lower rank
-    // keeps the first half (the larger one when odd), so both friends split alike.
-    void combine_with(int partner, std::map<int, std::pair<int, int>>& notices) {
+    bool nearby(int rank) const {
+        if (!settings_.domains) return true;
+        const std::vector<int>& domain = *settings_.domains;
+        return domain[static_cast<std::size_t>(rank)] == domain[static_cast<std::size_t>(graph_.rank)];
+    }
+
+    // Line 6: a pair by paper 000's matching, or a group of k by paper 002's.
+    Task<Search> find_group(const Friends& friends) {
+        const bool first = pattern_.cost.iterations == 1;
+        if (settings_.grouping == Grouping::pairs) {
+            if (first) pattern_.cost.hyperedges = friends.size();
+            const MatchResult match = co_await match_pair(transport_, friends);
+            pattern_.cost.matching_rounds += match.rounds;
+            if (!match.partner) co_return Search{};
+            co_return Search{std::vector<int>{std::min(graph_.rank, *match.partner), std::max(graph_.rank, *match.partner)}};
+        }
+        std::vector<Payload> rows;
+        for (const auto& [rank, row] : rows_) rows.push_back(row);
+        // k members with m common neighbors send m + (k-1)·min(m, k) messages instead of k·m:
+        // a group saves only when m > k (paper 002, eq. 2).
+        const int min_weight = std::max(settings_.theta, settings_.k + 1);
+        CandidateGroups candidates =
+            candidate_groups(graph_.rank, rows, friends, min_weight, settings_.k, settings_.max_hyperedges);
+        ConfirmedGroups confirmed = co_await confirm_candidates(transport_, friends, std::move(candidates.hyperedges),
+                                                                settings_.k, settings_.max_hyperedges);
+        pattern_.cost.hyperedges_dropped += candidates.dropped + confirmed.dropped;
+        if (first) pattern_.cost.hyperedges = confirmed.hyperedges.size();
+        // Candidates only shrink as neighbors are dealt with: none now, none later.
+        if (confirmed.hyperedges.empty()) co_return Search{std::nullopt, true};
+        const GroupMatchResult match = co_await match_group(transport_, std::move(confirmed.hyperedges));
+        pattern_.cost.matching_rounds += match.rounds;
+        if (!match.group) co_return Search{};
+        co_return Search{match.group->members};
+    }
+
+    // Lines 8-18: the common out-neighbors, in rank order, split into one part per member in
+    // member order; the first (size mod k) parts have one more, so every member splits alike.
+    void combine_with(const std::vector<int>& members, std::map<int, std::vector<int>>& notices) {
         std::vector<int> common;  // ascending rank
         for (const int rank : active_out_)
-            if (in_row(rank, partner)) common.push_back(rank);
-        const std::size_t lower_share = (common.size() + 1) / 2;
-        const bool lower = graph_.rank < partner;
-        PairStep step{partner, {}, {}};
-        for (std::size_t i = 0; i < common.size(); ++i) {
-            const bool mine = (i < lower_share) == lower;
-            (mine ? step.onloaded : step.offloaded).push_back(out_edge_.at(common[i]));
-            notices[common[i]] = {mine ? onloaded : offloaded, partner};
-            active_out_.erase(common[i]);
-        }
+            if (std::all_of(members.begin(), members.end(),
+                            [&](int member) { return member == graph_.rank || in_row(rank, member); }))
+                common.push_back(rank);
+        GroupStep step{members, std::vector<std::vector<int>>(members.size()), 0};
+        step.self = static_cast<std::size_t>(std::find(members.begin(), members.end(), graph_.rank) - members.begin());
+        std::vector<int> onloaded_notice{onloaded};
+        onloaded_notice.insert(onloaded_notice.end(), members.begin(), members.end());
+        const std::size_t base = common.size() / members.size(), longer = common.size() % members.size();
+        std::size_t next = 0;
+        for (std::size_t part = 0; part < members.size(); ++part)
+            for (std::size_t n = 0; n < base + (part < longer ? 1 : 0); ++n, ++next) {
+                const int rank = common[next];
+                step.parts[part].push_back(out_edge_.at(rank));
+                notices[rank] = part == step.self ? onloaded_notice : std::vector<int>{offloaded};
+                active_out_.erase(rank);
+            }
         pattern_.steps.push_back(std::move(step));
     }
 
     // Lines 20-21: tell active out-neighbors what happened, learn the same from active
     // in-neighbors; an in-neighbor that combined or finished is no longer active. Returns
     // whether any in-neighbor is still active.
-    Task<bool> exchange_notices(const std::map<int, std::pair<int, int>>& notices) {
-        std::map<std::pair<int, int>, Payload> payloads;  // notices repeat: share them
+    Task<bool> exchange_notices(const std::map<int, std::vector<int>>& notices) {
+        std::map<std::vector<int>, Payload> payloads;  // notices repeat: share them
         std::vector<Outgoing> sends;
         for (const auto& [rank, notice] : notices) {
             Payload& payload = payloads[notice];
-            if (!payload) payload = make_payload({notice.first, notice.second});
+            if (!payload) payload = make_payload(notice);
             sends.push_back({rank, Channel::notices, payload});
         }
         std::vector<Expected> from;
@@ -149,11 +201,15 @@ private:
 
         std::size_t i = 0;
         for (const int rank : std::vector<int>(active_in_.begin(), active_in_.end())) {
-            const int notice = received[i]->at(0), partner = received[i]->at(1);
-            ++i;
-            if (notice == nothing) continue;
-            if (notice == onloaded) pattern_.incoming.push_back({rank, {in_edge_.at(rank), in_edge_.at(partner)}});
-            if (notice == done) pattern_.incoming.push_back({rank, {in_edge_.at(rank)}});
+            const std::vector<int>& notice = *received[i++];
+            if (notice.at(0) == nothing) continue;
+            if (notice.at(0) == onloaded) {
+                IncomingMessage message{rank, {in_edge_.at(rank)}};  // the sender's block first
+                for (std::size_t m = 1; m < notice.size(); ++m)
+                    if (notice[m] != rank) message.in_edges.push_back(in_edge_.at(notice[m]));
+                pattern_.incoming.push_back(std::move(message));
+            }
+            if (notice.at(0) == done) pattern_.incoming.push_back({rank, {in_edge_.at(rank)}});
             active_in_.erase(rank);
         }
         co_return !active_in_.empty();
@@ -161,7 +217,7 @@ private:
 
     Transport& transport_;
     const LocalGraph& graph_;
-    const int theta_;
+    const PatternSettings settings_;
     const std::map<int, int> out_edge_;  // simple out-edges: rank -> index in destinations
     const std::map<int, int> in_edge_;   // simple in-edges: rank -> index in sources
     std::set<int> active_out_, active_in_;
@@ -174,8 +230,8 @@ private:
 
 }  // namespace
 
-Task<Pattern> build_pair_pattern(Transport& transport, LocalGraph graph, int theta) {
-    PairPatternBuilder builder(transport, graph, theta);
+Task<Pattern> build_pattern(Transport& transport, LocalGraph graph, PatternSettings settings) {
+    PatternBuilder builder(transport, graph, std::move(settings));
     co_return co_await builder.run();
 }
 

@@ -10,9 +10,12 @@ namespace {
 
 enum Fate : int { unknown = -1, direct = 0, in_my_message = 1, in_friend_message = 2 };
 
+// How an out-edge is delivered: carrier is who sends its block in a combined message; group is
+// the carrier's group, for in_my_message.
 struct Claim {
     int fate = unknown;
-    int partner = -1;
+    int carrier = -1;
+    std::vector<int> group;
 };
 
 std::string edge_name(int from, int to) { return std::to_string(from) + "->" + std::to_string(to); }
@@ -23,7 +26,9 @@ std::size_t messages_per_call(const LocalGraph& graph, const Pattern& pattern) {
     std::size_t messages = 0;
     for (const int edge : pattern.direct)
         if (graph.destinations[static_cast<std::size_t>(edge)] != graph.rank) ++messages;
-    for (const PairStep& step : pattern.steps) messages += step.onloaded.size() + (step.offloaded.empty() ? 0 : 1);
+    for (const GroupStep& step : pattern.steps)
+        for (std::size_t i = 0; i < step.members.size(); ++i)
+            messages += i == step.self ? step.parts[i].size() : (step.parts[i].empty() ? 0 : 1);
     return messages;
 }
 
@@ -44,11 +49,12 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
                                " has two fates");
         slot = fate;
     };
-    for (const int edge : pattern.direct) claim(edge, {direct, -1});
-    for (const PairStep& step : pattern.steps) {
-        for (const int edge : step.onloaded) claim(edge, {in_my_message, step.friend_rank});
-        for (const int edge : step.offloaded) claim(edge, {in_friend_message, step.friend_rank});
-    }
+    for (const int edge : pattern.direct) claim(edge, {direct, -1, {}});
+    for (const GroupStep& step : pattern.steps)
+        for (std::size_t i = 0; i < step.members.size(); ++i)
+            for (const int edge : step.parts[i])
+                claim(edge, i == step.self ? Claim{in_my_message, self, step.members}
+                                           : Claim{in_friend_message, step.members[i], {}});
     for (std::size_t i = 0; i < claims.size(); ++i)
         if (claims[i].fate == unknown) problems.push_back("edge " + edge_name(self, graph.destinations[i]) + " is never sent");
     std::size_t native = 0;
@@ -57,13 +63,15 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
         problems.push_back("sends " + std::to_string(messages_per_call(graph, pattern)) + " messages, native sends " +
                            std::to_string(native));
 
-    // Tell each out-neighbor the fates of our edges to it, in edge order.
+    // Tell each out-neighbor the fates of our edges to it, in edge order: fate, carrier,
+    // group size, group.
     std::map<int, std::vector<int>> told;
     for (std::size_t i = 0; i < claims.size(); ++i) {
         const int to = graph.destinations[i];
         if (to == self) continue;
-        told[to].push_back(claims[i].fate);
-        told[to].push_back(claims[i].partner);
+        std::vector<int>& payload = told[to];
+        payload.insert(payload.end(), {claims[i].fate, claims[i].carrier, static_cast<int>(claims[i].group.size())});
+        payload.insert(payload.end(), claims[i].group.begin(), claims[i].group.end());
     }
     std::vector<Outgoing> sends;
     for (auto& [to, payload] : told) sends.push_back({to, Channel::checks, make_payload(std::move(payload))});
@@ -85,31 +93,55 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
     for (const int u : senders) {
         const std::vector<int>& payload = *received[k++];
         const std::vector<int>& edges = in_edges_of[u];
-        if (payload.size() != 2 * edges.size()) {
-            problems.push_back(edge_name(u, self) + ": sender and receiver disagree on the number of edges");
-            continue;
+        std::size_t at = 0, e = 0;
+        for (; e < edges.size() && at + 3 <= payload.size(); ++e) {
+            Claim fate{payload[at], payload[at + 1], {}};
+            const auto group_size = static_cast<std::size_t>(payload[at + 2]);
+            at += 3;
+            if (at + group_size > payload.size()) break;
+            fate.group.assign(payload.begin() + static_cast<std::ptrdiff_t>(at),
+                              payload.begin() + static_cast<std::ptrdiff_t>(at + group_size));
+            at += group_size;
+            claim_of[u][edges[e]] = std::move(fate);
         }
-        for (std::size_t e = 0; e < edges.size(); ++e) claim_of[u][edges[e]] = {payload[2 * e], payload[2 * e + 1]};
+        if (e != edges.size() || at != payload.size())
+            problems.push_back(edge_name(u, self) + ": sender and receiver disagree on the number of edges");
     }
 
-    // The messages those claims promise, against the messages we expect.
+    // The messages those claims promise, against the messages we expect. A combined message
+    // from u holds u's block, then the block of every other member of u's group that names u
+    // as its carrier, by rank.
     std::multiset<std::pair<int, std::vector<int>>> promised, expected;
-    for (const auto& [u, edges] : claim_of) {
+    std::map<int, int> forwarded_claims;  // in-edge named as carried by another: times used
+    for (const auto& [u, edges] : claim_of)
         for (const auto& [edge, fate] : edges) {
             if (fate.fate == direct) promised.insert({u, {edge}});
-            if (fate.fate == in_my_message) {
-                const auto friend_edges = claim_of.find(fate.partner);
-                int friend_edge = -1;
-                if (friend_edges != claim_of.end())
-                    for (const auto& [other, other_fate] : friend_edges->second)
-                        if (other_fate.fate == in_friend_message && other_fate.partner == u) friend_edge = other;
-                if (friend_edge < 0)
-                    problems.push_back(edge_name(u, self) + " is combined with friend " + std::to_string(fate.partner) +
+            if (fate.fate == in_friend_message) forwarded_claims[edge];
+        }
+    for (const auto& [u, edges] : claim_of) {
+        for (const auto& [edge, fate] : edges) {
+            if (fate.fate != in_my_message) continue;
+            std::vector<int> message{edge};
+            for (const int member : fate.group) {
+                if (member == u) continue;
+                int member_edge = -1;
+                if (const auto member_claims = claim_of.find(member); member_claims != claim_of.end())
+                    for (const auto& [other, other_fate] : member_claims->second)
+                        if (other_fate.fate == in_friend_message && other_fate.carrier == u) member_edge = other;
+                if (member_edge < 0)
+                    problems.push_back(edge_name(u, self) + " is combined with group member " + std::to_string(member) +
                                        ", which does not agree");
-                promised.insert({u, {edge, friend_edge}});
+                else
+                    ++forwarded_claims[member_edge];
+                message.push_back(member_edge);
             }
+            promised.insert({u, std::move(message)});
         }
     }
+    for (const auto& [edge, uses] : forwarded_claims)
+        if (uses != 1)
+            problems.push_back("edge " + edge_name(graph.sources[static_cast<std::size_t>(edge)], self) +
+                               " is said to travel in another's message " + std::to_string(uses) + " times");
     std::vector<int> covered(graph.sources.size(), 0);
     for (const IncomingMessage& message : pattern.incoming) {
         expected.insert({message.from, message.in_edges});

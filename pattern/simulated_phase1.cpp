@@ -1,14 +1,13 @@
 #include "pattern/simulated_phase1.h"
 
-#include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
 #include "pattern/simulator.h"
 
 namespace nbrcomb::detail {
 
-std::vector<Pattern> simulate_pair_patterns(const std::vector<LocalGraph>& graphs, int theta) {
+std::vector<Pattern> simulate_patterns(const std::vector<LocalGraph>& graphs, const PatternSettings& settings) {
     return simulate<Pattern>(static_cast<int>(graphs.size()), [&](Transport& transport) {
-        return build_pair_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], theta);
+        return build_pattern(transport, graphs[static_cast<std::size_t>(transport.rank())], settings);
     });
 }
 

@@ -12,7 +12,7 @@
 namespace nbrcomb::detail {
 
 // What a message is about, so streams between the same two processes never mix.
-enum class Channel : int { in_lists, notices, choices, states, checks, count };
+enum class Channel : int { in_lists, notices, candidates, choices, states, checks, count };
 
 // Immutable and shared, so one list sent to many peers exists once (it matters when the
 // simulator holds thousands of processes' messages at a time).
@@ -92,6 +92,18 @@ inline bool Exchange::await_ready() {
         transport_.stats_.bytes += send.payload->size() * sizeof(int);
     }
     return transport_.start(*this);
+}
+
+// The same message to every peer, and one from each.
+inline Exchange exchange_with_all(Transport& transport, const std::vector<int>& peers, Channel channel,
+                                  const Payload& payload) {
+    std::vector<Outgoing> sends;
+    std::vector<Expected> from;
+    for (const int rank : peers) {
+        sends.push_back({rank, channel, payload});
+        from.push_back({rank, channel});
+    }
+    return transport.exchange(std::move(sends), std::move(from));
 }
 
 inline void Exchange::await_suspend(std::coroutine_handle<> waiting) { transport_.park(*this, waiting); }

@@ -81,14 +81,19 @@ private:
     }
 
     int post(const ForwardOp& op) {
-        const Bytes& slot = slots_[static_cast<std::size_t>(op.slot)];
-        const auto [part_start, part_bytes] = part_of(slot, op.part, op.parts);
-        if (op.own.bytes + part_bytes == 0) return MPI_SUCCESS;  // the receiver expects nothing either
+        std::vector<std::pair<const std::byte*, std::size_t>> pieces;  // handed-over blocks, in message order
+        std::size_t bytes = op.own.bytes;
+        for (const SlotPart& part : op.forwarded) {
+            const Bytes& slot = slots_[static_cast<std::size_t>(part.slot)];
+            const auto [start, size] = part_of(slot, part.part, part.parts);
+            pieces.emplace_back(slot.data() + start, size);
+            bytes += size;
+        }
+        if (bytes == 0) return MPI_SUCCESS;  // the receiver expects nothing either
         Bytes& message = outgoing_.emplace_back();
-        message.reserve(op.own.bytes + part_bytes);
+        message.reserve(bytes);
         if (const int err = append_packed(message, op.own); err != MPI_SUCCESS) return err;
-        message.insert(message.end(), slot.begin() + static_cast<std::ptrdiff_t>(part_start),
-                       slot.begin() + static_cast<std::ptrdiff_t>(part_start + part_bytes));
+        for (const auto& [data, size] : pieces) message.insert(message.end(), data, data + size);
         return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer,
                     tag(MessageKind::combined));
     }
@@ -108,7 +113,7 @@ private:
         return PMPI_Imrecv(slot.data(), bytes, MPI_BYTE, &message, &requests_.back());
     }
 
-    // Where block part of a friend message of parts blocks starts, after the header, and its size.
+    // Where block part of a member's message of parts blocks starts, after the header, and its size.
     static std::pair<std::size_t, std::size_t> part_of(const Bytes& slot, int part, int parts) {
         std::size_t start = static_cast<std::size_t>(parts) * sizeof(std::uint64_t);
         std::uint64_t size = 0;

@@ -41,8 +41,10 @@ struct OpPrinter {
     }
     void operator()(const ProbeRecvOp& op) const { out << "recv friend any size from " << op.peer << " into slot " << op.slot; }
     void operator()(const ForwardOp& op) const {
-        out << "send combined " << op.own << " + slot " << op.slot << " part " << op.part << '/' << op.parts << " to "
-            << op.peer;
+        out << "send combined " << op.own;
+        for (const SlotPart& part : op.forwarded)
+            out << " + slot " << part.slot << " part " << part.part << '/' << part.parts;
+        out << " to " << op.peer;
     }
 };
 

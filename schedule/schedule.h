@@ -56,27 +56,32 @@ struct CopyOp {
     Block to;
 };
 
-// What a process hands its friend (paper 000, Alg. 3 line 3): the blocks the friend forwards
-// for it, packed after a header of their byte sizes (a friend cannot know the sizes of v and w
-// collectives' blocks).
+// What a process hands a member of its group (paper 002, Alg. 4 line 5): the blocks that
+// member forwards for it, packed after a header of their byte sizes (a friend cannot know the
+// sizes of v and w collectives' blocks).
 struct PackedSendOp {
     std::vector<Block> blocks;
     int peer;
 };
 
-// The friend's packed blocks, whatever their size, into a slot of the execution.
+// A member's packed blocks, whatever their size, into a slot of the execution.
 struct ProbeRecvOp {
     int peer;
     int slot;
 };
 
-// One combined message (Alg. 3 lines 6-8): own block, then block part of the parts blocks
-// in the friend's slot.
-struct ForwardOp {
-    Block own;
+// Block part of the parts blocks a member handed over into slot.
+struct SlotPart {
     int slot;
     int part;
     int parts;
+};
+
+// One combined message (Alg. 4 lines 9-12): own block, then one block from each other member
+// of the group, by ascending rank.
+struct ForwardOp {
+    Block own;
+    std::vector<SlotPart> forwarded;
     int peer;
 };
 
@@ -91,7 +96,7 @@ struct Round {
 struct Schedule {
     std::vector<Round> rounds;
     std::size_t temp_bytes = 0;  // receive space for combined messages
-    int slots = 0;               // friend messages received per execution
+    int slots = 0;               // messages from group members received per execution
 };
 
 // Human-readable listing, one operation per line (for logs and failing tests).

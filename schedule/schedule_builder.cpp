@@ -17,24 +17,32 @@ std::vector<int> self_in_edges(const LocalGraph& graph) {
 
 Block at(std::span<const Block> blocks, int index) { return blocks[static_cast<std::size_t>(index)]; }
 
-// Alg. 3 lines 3-4: swap with each friend what the other forwards.
-void add_friend_exchanges(const Pattern& pattern, const CallBlocks& call, Round& round, int& slots,
-                          std::vector<int>& slot_of_step) {
-    for (const PairStep& step : pattern.steps) {
-        if (!step.offloaded.empty()) {
-            PackedSendOp packed{{}, step.friend_rank};
-            if (call.same_send_block)
-                packed.blocks.push_back(at(call.send, step.offloaded.front()));
-            else
-                for (const int edge : step.offloaded) packed.blocks.push_back(at(call.send, edge));
-            round.ops.emplace_back(std::move(packed));
+// Alg. 4 lines 4-7: hand each member of a group the blocks it forwards for us, and take from
+// each its blocks for the neighbors we carry. slot_of[s][i]: the slot of members[i] in step s.
+void add_group_exchanges(const Pattern& pattern, const CallBlocks& call, Round& round, int& slots,
+                         std::vector<std::vector<int>>& slot_of) {
+    for (const GroupStep& step : pattern.steps) {
+        std::vector<int>& slot_of_member = slot_of.emplace_back(step.members.size(), -1);
+        for (std::size_t i = 0; i < step.members.size(); ++i) {
+            if (i == step.self) continue;
+            const std::vector<int>& theirs = step.parts[i];
+            if (!theirs.empty()) {
+                PackedSendOp packed{{}, step.members[i]};
+                if (call.same_send_block)
+                    packed.blocks.push_back(at(call.send, theirs.front()));
+                else
+                    for (const int edge : theirs) packed.blocks.push_back(at(call.send, edge));
+                round.ops.emplace_back(std::move(packed));
+            }
+            if (!step.onloaded().empty()) {
+                slot_of_member[i] = slots;
+                round.ops.emplace_back(ProbeRecvOp{step.members[i], slots++});
+            }
         }
-        slot_of_step.push_back(step.onloaded.empty() ? -1 : slots);
-        if (!step.onloaded.empty()) round.ops.emplace_back(ProbeRecvOp{step.friend_rank, slots++});
     }
 }
 
-// Alg. 3 lines 22-25: what no friend carries goes as native MPI sends it.
+// Alg. 4 lines 25-31: what no group carries goes as native MPI sends it.
 void add_direct_edges(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call, Round& round) {
     for (const IncomingMessage& message : pattern.incoming) {
         if (message.in_edges.size() != 1) continue;
@@ -62,22 +70,24 @@ void add_direct_edges(const LocalGraph& graph, const Pattern& pattern, const Cal
 Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call) {
     Schedule schedule;
     Round exchange, combine, unpack;
-    std::vector<int> slot_of_step;
-    add_friend_exchanges(pattern, call, exchange, schedule.slots, slot_of_step);
+    std::vector<std::vector<int>> slot_of;
+    add_group_exchanges(pattern, call, exchange, schedule.slots, slot_of);
     add_direct_edges(graph, pattern, call, exchange);
 
-    // Alg. 3 lines 6-9: one combined message per onloaded neighbor, our block first.
+    // Alg. 4 lines 9-14: one combined message per neighbor we carry, our block first.
     for (std::size_t s = 0; s < pattern.steps.size(); ++s) {
-        const PairStep& step = pattern.steps[s];
-        for (std::size_t k = 0; k < step.onloaded.size(); ++k) {
-            const int edge = step.onloaded[k];
-            const int parts = call.same_send_block ? 1 : static_cast<int>(step.onloaded.size());
-            const int part = call.same_send_block ? 0 : static_cast<int>(k);
-            combine.ops.emplace_back(ForwardOp{at(call.send, edge), slot_of_step[s], part, parts,
-                                               graph.destinations[static_cast<std::size_t>(edge)]});
+        const GroupStep& step = pattern.steps[s];
+        const std::vector<int>& onloaded = step.onloaded();
+        const int parts = call.same_send_block ? 1 : static_cast<int>(onloaded.size());
+        for (std::size_t k = 0; k < onloaded.size(); ++k) {
+            ForwardOp forward{at(call.send, onloaded[k]), {}, graph.destinations[static_cast<std::size_t>(onloaded[k])]};
+            for (std::size_t i = 0; i < step.members.size(); ++i)
+                if (i != step.self)
+                    forward.forwarded.push_back({slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k), parts});
+            combine.ops.emplace_back(std::move(forward));
         }
     }
-    // Alg. 3 lines 11-19: combined messages land in temp space, then move to their places.
+    // Alg. 4 lines 16-22: combined messages land in temp space, then move to their places.
     for (const IncomingMessage& message : pattern.incoming) {
         if (message.in_edges.size() == 1) continue;
         std::size_t bytes = 0;

@@ -9,6 +9,7 @@ namespace nbrcomb::detail {
 namespace {
 
 constexpr std::array mode_names{"off", "direct", "pairs", "groups", "auto"};
+constexpr std::array locality_names{"0", "node", "package", "numa"};
 
 std::string lower(std::string_view text) {
     std::string result(text);
@@ -34,6 +35,15 @@ std::optional<nbrcomb_mode> parse_mode(std::string_view text) {
     const std::string value = lower(text);
     for (std::size_t i = 0; i < mode_names.size(); ++i)
         if (value == mode_names[i]) return static_cast<nbrcomb_mode>(i);
+    return std::nullopt;
+}
+
+// 0/off/... for agnostic, 1/on/... for node, or a level by name.
+std::optional<Locality> parse_locality(std::string_view text) {
+    if (const auto flag = parse_bool(text)) return *flag ? Locality::node : Locality::agnostic;
+    const std::string value = lower(text);
+    for (std::size_t i = 1; i < locality_names.size(); ++i)
+        if (value == locality_names[i]) return static_cast<Locality>(i);
     return std::nullopt;
 }
 
@@ -70,7 +80,10 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
           config.theta, problems);
     apply(lookup, source, "k", "an integer from 2 to 16", [](std::string_view t) { return parse_int(t, 2, 16); },
           config.k, problems);
-    apply(lookup, source, "topo_aware", "0 or 1", parse_bool, config.topo_aware, problems);
+    apply(lookup, source, "max_hyperedges", "an integer from 1 to 65536",
+          [](std::string_view t) { return parse_int(t, 1, 1 << 16); }, config.max_hyperedges, problems);
+    apply(lookup, source, "topo_aware", "one of 0, 1, node, package, numa", parse_locality, config.topo_aware,
+          problems);
     apply(lookup, source, "node_size", "an integer >= 0",
           [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.node_size, problems);
     apply(lookup, source, "reorder", "on or off", parse_reorder, config.reorder, problems);
@@ -84,9 +97,11 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 }
 
 std::vector<int> schedule_shaping_values(const Config& config) {
-    return {static_cast<int>(config.mode), config.theta, config.k, config.topo_aware ? 1 : 0, config.node_size,
-            config.check ? 1 : 0};
+    return {static_cast<int>(config.mode), config.theta, config.k, config.max_hyperedges,
+            static_cast<int>(config.topo_aware), config.node_size, config.check ? 1 : 0};
 }
+
+const char* locality_name(Locality locality) { return locality_names[static_cast<std::size_t>(locality)]; }
 
 const char* mode_name(nbrcomb_mode mode) {
     const auto index = static_cast<std::size_t>(mode);

@@ -14,11 +14,16 @@ namespace nbrcomb::detail {
 
 enum class Reorder { off, on };
 
+// Where friends may come from: anywhere (topology-agnostic), or only processes sharing this
+// process's node, or its package or NUMA domain where the binding says which (paper 002 §IV-B).
+enum class Locality { agnostic, node, package, numa };
+
 struct Config {
     nbrcomb_mode mode = NBRCOMB_MODE_PAIRS;
     int theta = 4;  // friendship threshold: common out-neighbors needed to be friends
     int k = 2;      // friends per group in groups mode
-    bool topo_aware = false;
+    int max_hyperedges = 256;  // candidate groups one process keeps per Phase 1 iteration
+    Locality topo_aware = Locality::agnostic;
     int node_size = 0;  // emulate nodes of this many consecutive ranks; 0 = real nodes
     Reorder reorder = Reorder::on;
     bool check = false;  // prove the pattern's invariants at topology creation
@@ -42,5 +47,6 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 std::vector<int> schedule_shaping_values(const Config& config);
 
 const char* mode_name(nbrcomb_mode mode);
+const char* locality_name(Locality locality);
 
 }  // namespace nbrcomb::detail

@@ -26,7 +26,8 @@ double percent(unsigned long long part, unsigned long long whole) {
 
 void print_summary(std::FILE* out, int processes, const unsigned long long* sums, double pattern_seconds_max) {
     const auto [communicators, calls, messages, bytes, native_messages, native_bytes, rounds, pattern_messages,
-                pattern_exchanges] = std::array{sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7], sums[8]};
+                pattern_exchanges, hyperedges, hyperedges_dropped] =
+        std::array{sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7], sums[8], sums[9], sums[10]};
     const long long saved = static_cast<long long>(native_messages) - static_cast<long long>(messages);
     std::fprintf(out,
                  "nbrcomb %s report, %d processes\n"
@@ -35,10 +36,12 @@ void print_summary(std::FILE* out, int processes, const unsigned long long* sums
                  "  messages sent                    %llu (native MPI: %llu; saved %lld, %.1f%%)\n"
                  "  bytes sent                       %llu (native MPI: %llu)\n"
                  "  schedule rounds                  %llu\n"
-                 "  pattern build (Phase 1)          %.6f s (slowest process), %llu messages, %llu exchanges\n",
+                 "  pattern build (Phase 1)          %.6f s (slowest process), %llu messages, %llu exchanges\n"
+                 "  candidate groups (hyperedges)    %llu (%.1f per process), %llu dropped by the cap\n",
                  nbrcomb_version(), processes, communicators, calls, messages, native_messages, saved,
                  percent(static_cast<unsigned long long>(saved > 0 ? saved : 0), native_messages), bytes, native_bytes,
-                 rounds, pattern_seconds_max, pattern_messages, pattern_exchanges);
+                 rounds, pattern_seconds_max, pattern_messages, pattern_exchanges, hyperedges,
+                 static_cast<double>(hyperedges) / processes, hyperedges_dropped);
 }
 
 }  // namespace
@@ -49,7 +52,8 @@ int write_report() {
     const ProcessTotals totals = process_totals();
     const nbrcomb_stats& s = totals.stats;
     unsigned long long sums[] = {totals.communicators, s.calls,  s.messages_sent,    s.bytes_sent,         s.native_messages,
-                                 s.native_bytes,       s.rounds, s.pattern_messages, s.pattern_exchanges};
+                                 s.native_bytes,       s.rounds, s.pattern_messages, s.pattern_exchanges,
+                                 s.pattern_hyperedges, s.pattern_hyperedges_dropped};
     double pattern_seconds = s.pattern_seconds;
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -31,6 +31,8 @@ void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.pattern_seconds += part.pattern_seconds;
     sum.pattern_messages += part.pattern_messages;
     sum.pattern_exchanges += part.pattern_exchanges;
+    sum.pattern_hyperedges += part.pattern_hyperedges;
+    sum.pattern_hyperedges_dropped += part.pattern_hyperedges_dropped;
 }
 
 void track(const TopoState* state) {
@@ -89,6 +91,8 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
     kept.pattern_seconds = stats.pattern_seconds;
     kept.pattern_messages = stats.pattern_messages;
     kept.pattern_exchanges = stats.pattern_exchanges;
+    kept.pattern_hyperedges = stats.pattern_hyperedges;
+    kept.pattern_hyperedges_dropped = stats.pattern_hyperedges_dropped;
     return kept;
 }
 

@@ -3,6 +3,7 @@
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
 #include "src/environment.h"
+#include "src/locality.h"
 #include "src/log.h"
 #include "src/mpi_transport.h"
 #include "src/topo_state.h"
@@ -77,18 +78,28 @@ bool pattern_holds(const TopoState& state, const Pattern& pattern) {
     return broken == 0;
 }
 
-// Phase 1 (paper 000, Alg. 1) for the combining modes; the direct pattern otherwise.
+// Phase 1 (paper 000 or 002, Alg. 1) for the combining modes; the direct pattern otherwise.
 void build_pattern(TopoState& state, Topology& topology) {
     if (state.stats.mode == NBRCOMB_MODE_DIRECT) {
         topology.pattern = direct_pattern(topology.graph);
         return;
     }
+    const Config& config = state.config;
     const auto start = std::chrono::steady_clock::now();
+    const PatternSettings settings{
+        .theta = config.theta,
+        .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
+        .k = config.k,
+        .max_hyperedges = config.max_hyperedges,
+        .domains = locality_domains(state.private_comm, config),
+    };
     MpiTransport transport(state.private_comm, state.pattern_tag());
-    topology.pattern = run_over_mpi(build_pair_pattern(transport, topology.graph, state.config.theta));
+    topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
     state.stats.pattern_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     state.stats.pattern_messages = transport.stats().messages;
     state.stats.pattern_exchanges = transport.stats().exchanges;
+    state.stats.pattern_hyperedges = topology.pattern.cost.hyperedges;
+    state.stats.pattern_hyperedges_dropped = topology.pattern.cost.hyperedges_dropped;
     if (state.config.check && !pattern_holds(state, topology.pattern)) {
         log_rank0(LogLevel::warning, "pattern check failed; this communicator uses the direct schedule");
         topology.pattern = direct_pattern(topology.graph);
@@ -110,7 +121,7 @@ bool settings_agree(const Config& config, MPI_Comm comm) {
 
 // Modes a later version implements combine in pairs until then; said once per process.
 nbrcomb_mode implemented_mode(nbrcomb_mode requested) {
-    if (requested != NBRCOMB_MODE_GROUPS && requested != NBRCOMB_MODE_AUTO) return requested;
+    if (requested != NBRCOMB_MODE_AUTO) return requested;
     static std::atomic<bool> said{false};
     if (!said.exchange(true))
         log_rank0(LogLevel::warning, "mode %s is not implemented in this version; using pairs", mode_name(requested));

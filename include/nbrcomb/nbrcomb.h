@@ -41,6 +41,10 @@ typedef struct nbrcomb_stats {
     double pattern_seconds;             /* Phase 1: time spent building the pattern at topology creation */
     unsigned long long pattern_messages;  /* Phase 1: messages this process sent */
     unsigned long long pattern_exchanges; /* Phase 1: communication steps (each waits for its peers) */
+    unsigned long long pattern_hyperedges; /* Phase 1: candidate groups this process had at the start
+                                              (friends, in pairs mode), after the cap */
+    unsigned long long pattern_hyperedges_dropped; /* Phase 1: candidate groups the cap
+                                                      (NBRCOMB_MAX_HYPEREDGES) discarded */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

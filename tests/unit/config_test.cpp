@@ -5,6 +5,7 @@
 #include <map>
 
 using nbrcomb::detail::Config;
+using nbrcomb::detail::Locality;
 using nbrcomb::detail::read_config;
 using nbrcomb::detail::Reorder;
 
@@ -44,7 +45,7 @@ TEST(Config, reads_every_setting) {
     EXPECT_EQ(config.mode, NBRCOMB_MODE_GROUPS);
     EXPECT_EQ(config.theta, 2);
     EXPECT_EQ(config.k, 5);
-    EXPECT_TRUE(config.topo_aware);
+    EXPECT_EQ(config.topo_aware, Locality::node);
     EXPECT_EQ(config.node_size, 4);
     EXPECT_EQ(config.reorder, Reorder::off);
     EXPECT_EQ(config.log_level, 3);

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 using namespace nbrcomb::detail;
@@ -53,8 +54,8 @@ std::size_t edge_count(const Graphs& graphs) {
 
 // Phase 1 with the paper's theta: every edge delivered once, no process sending more than
 // natively, and fewer messages in all.
-void expect_combines(const Graphs& graphs) {
-    const auto patterns = simulate_pair_patterns(graphs, 4);
+void expect_combines(const Graphs& graphs, const PatternSettings& settings = {}) {
+    const auto patterns = simulate_patterns(graphs, settings);
     const auto problems = simulate_pattern_check(graphs, patterns);
     EXPECT_TRUE(problems.empty()) << problems.size() << " problems, the first: " << problems.front();
     double combined = 0, native = 0;
@@ -211,3 +212,15 @@ TEST(PatternScale, erdos_renyi_sparse) { expect_combines(erdos_renyi(paper_proce
 TEST(PatternScale, moore_2d_radius_1) { expect_combines(moore(paper_processes, 2, 1)); }
 
 TEST(PatternScale, moore_3d_radius_1) { expect_combines(moore(paper_large_processes, 3, 1)); }
+
+// Paper 002 §VI: Moore neighborhoods at 4K processes, agnostic; random graphs at 1K
+// processes, topology-aware with nodes of 32.
+TEST(PatternScale, groups_of_3_moore_2d_radius_2) {
+    expect_combines(moore(paper_processes, 2, 2), {.grouping = Grouping::hypergraph, .k = 3});
+}
+
+TEST(PatternScale, groups_of_4_topology_aware_erdos_renyi) {
+    auto nodes = std::make_shared<std::vector<int>>(1024);
+    for (int r = 0; r < 1024; ++r) (*nodes)[static_cast<std::size_t>(r)] = r / 32;
+    expect_combines(erdos_renyi(1024, 0.2, 1), {.grouping = Grouping::hypergraph, .k = 4, .domains = nodes});
+}

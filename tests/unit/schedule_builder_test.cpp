@@ -77,7 +77,7 @@ TEST(ScheduleBuilder, empty_neighborhood_has_no_rounds) {
 TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
     const LocalGraph graph{0, {2, 8, 9}, {3, 4, 5, 6, 7}};
     Pattern pattern;
-    pattern.steps.push_back({1, {0, 1}, {2, 3}});
+    pattern.steps.push_back({{0, 1}, {{0, 1}, {2, 3}}, 0});
     pattern.direct = {4};
     pattern.incoming = {{8, {1}}, {2, {0, 2}}};
     const auto send = blocks(Space::send, {4, 4, 4, 4, 4});
@@ -96,8 +96,9 @@ TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
     const auto forwards = ops_of<ForwardOp>(schedule, 1);
     ASSERT_EQ(forwards.size(), 2u);
     EXPECT_EQ(forwards[1].peer, 4);
-    EXPECT_EQ(forwards[1].part, 1);
-    EXPECT_EQ(forwards[1].parts, 2);
+    ASSERT_EQ(forwards[1].forwarded.size(), 1u);
+    EXPECT_EQ(forwards[1].forwarded[0].part, 1);
+    EXPECT_EQ(forwards[1].forwarded[0].parts, 2);
     const auto combined = ops_of<RecvOp>(schedule, 1);
     ASSERT_EQ(combined.size(), 1u);
     EXPECT_EQ(combined[0].data.bytes, 16u);
@@ -112,13 +113,47 @@ TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
 TEST(ScheduleBuilder, allgather_hands_the_friend_one_block) {
     const LocalGraph graph{0, {}, {3, 4, 5}};
     Pattern pattern;
-    pattern.steps.push_back({1, {0}, {1, 2}});
+    pattern.steps.push_back({{0, 1}, {{0}, {1, 2}}, 0});
     const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
     const Schedule schedule = build_schedule(graph, pattern, {send, {}, true});
     const auto packed = ops_of<PackedSendOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 1u);
     EXPECT_EQ(packed[0].blocks.size(), 1u);
-    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().parts, 1);
+    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().forwarded.front().parts, 1);
+}
+
+// Process 5 in a group with 2 and 9 over common neighbors 10..16 (out-edges 0..6): 2 carries
+// 10-12, 5 carries 13-14, 9 carries 15-16. It hands 2 three blocks and 9 two, takes two from
+// each, and sends two combined messages of three blocks: its own, then 2's, then 9's.
+TEST(ScheduleBuilder, groups_of_three_hand_each_member_its_part) {
+    const LocalGraph graph{5, {}, {10, 11, 12, 13, 14, 15, 16}};
+    Pattern pattern;
+    pattern.steps.push_back({{2, 5, 9}, {{0, 1, 2}, {3, 4}, {5, 6}}, 1});
+    const auto send = blocks(Space::send, {4, 4, 4, 4, 4, 4, 4});
+    const Schedule schedule = build_schedule(graph, pattern, {send, {}, false});
+    ASSERT_EQ(schedule.rounds.size(), 2u);
+
+    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    ASSERT_EQ(packed.size(), 2u);
+    EXPECT_EQ(packed[0].peer, 2);
+    EXPECT_EQ(packed[0].blocks.size(), 3u);
+    EXPECT_EQ(packed[1].peer, 9);
+    EXPECT_EQ(packed[1].blocks.size(), 2u);
+    const auto probes = ops_of<ProbeRecvOp>(schedule, 0);
+    ASSERT_EQ(probes.size(), 2u);
+    EXPECT_EQ(probes[0].peer, 2);
+    EXPECT_EQ(probes[1].peer, 9);
+    EXPECT_EQ(schedule.slots, 2);
+
+    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    ASSERT_EQ(forwards.size(), 2u);
+    EXPECT_EQ(forwards[1].peer, 14);
+    EXPECT_EQ(forwards[1].own.at.offset, 400);
+    ASSERT_EQ(forwards[1].forwarded.size(), 2u);
+    EXPECT_EQ(forwards[1].forwarded[0].slot, probes[0].slot);
+    EXPECT_EQ(forwards[1].forwarded[1].slot, probes[1].slot);
+    EXPECT_EQ(forwards[1].forwarded[1].part, 1);
+    EXPECT_EQ(forwards[1].forwarded[1].parts, 2);
 }
 
 TEST(ScheduleBuilder, prints_every_operation) {

@@ -1,0 +1,82 @@
+#include "src/locality.h"
+
+#include "src/log.h"
+
+#include <hwloc.h>
+
+#include <algorithm>
+#include <utility>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// Logical index of the package or NUMA node that holds every CPU this process may run on, or -1
+// when none does (an unbound process on a multi-socket machine) or hwloc cannot tell.
+int bound_domain(Locality level) {
+    hwloc_topology_t topology = nullptr;
+    if (hwloc_topology_init(&topology) != 0) return -1;
+    int domain = -1;
+    hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+    if (cpus && hwloc_topology_load(topology) == 0 && hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
+        const hwloc_obj_type_t type = level == Locality::package ? HWLOC_OBJ_PACKAGE : HWLOC_OBJ_NUMANODE;
+        for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology, type, nullptr); obj;
+             obj = hwloc_get_next_obj_by_type(topology, type, obj))
+            if (hwloc_bitmap_isincluded(cpus, obj->cpuset)) {
+                domain = static_cast<int>(obj->logical_index);
+                break;
+            }
+    }
+    hwloc_bitmap_free(cpus);
+    hwloc_topology_destroy(topology);
+    return domain;
+}
+
+// This process's node, named by the lowest rank of comm on it.
+int node_of(MPI_Comm comm) {
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    MPI_Comm node = MPI_COMM_NULL;
+    PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    int leader = rank;
+    PMPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
+    PMPI_Comm_free(&node);
+    return leader;
+}
+
+}  // namespace
+
+std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Config& config) {
+    if (config.topo_aware == Locality::agnostic) return nullptr;
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
+    auto domains = std::make_shared<std::vector<int>>(static_cast<std::size_t>(size));
+    if (config.node_size > 0) {
+        for (int r = 0; r < size; ++r) (*domains)[static_cast<std::size_t>(r)] = r / config.node_size;
+        return domains;
+    }
+
+    int place[2] = {node_of(comm), 0};
+    if (config.topo_aware != Locality::node) {
+        place[1] = bound_domain(config.topo_aware);
+        int unknown = place[1] < 0 ? 1 : 0;
+        PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
+        if (unknown) {
+            log_rank0(LogLevel::info, "topo_aware=%s: some process is not bound inside one; using nodes",
+                      locality_name(config.topo_aware));
+            place[1] = 0;
+        }
+    }
+    std::vector<int> places(2 * static_cast<std::size_t>(size));
+    PMPI_Allgather(place, 2, MPI_INT, places.data(), 2, MPI_INT, comm);
+    std::vector<std::pair<int, int>> distinct;
+    for (std::size_t r = 0; r < places.size() / 2; ++r) distinct.emplace_back(places[2 * r], places[2 * r + 1]);
+    std::vector<std::pair<int, int>> sorted = distinct;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    for (std::size_t r = 0; r < distinct.size(); ++r)
+        (*domains)[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), distinct[r]) - sorted.begin());
+    return domains;
+}
+
+}  // namespace nbrcomb::detail

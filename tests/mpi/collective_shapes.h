@@ -1,0 +1,17 @@
+// The calls every topology is tested with: which counts, types and buffer layouts.
+#pragma once
+
+#include "datatypes.h"
+#include "differential.h"
+
+#include <vector>
+
+namespace nbrcomb::test {
+
+// The shapes of collective's calls (see collective_shapes.cpp).
+std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog);
+
+// Collective: every collective in every shape on comm, compared with native MPI.
+void expect_every_shape_matches_native(MPI_Comm comm);
+
+}  // namespace nbrcomb::test
