@@ -3,7 +3,7 @@
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
 #include "src/environment.h"
-#include "src/locality.h"
+#include "mapping/locality.h"
 #include "src/log.h"
 #include "src/mpi_transport.h"
 #include "src/topo_state.h"

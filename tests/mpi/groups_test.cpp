@@ -47,6 +47,10 @@ std::vector<GroupCase> cases() {
         all.push_back({"complete_k" + K + "_default_theta", "er:1.0", groups(k, "4"), std::max(2 * k + 1, k + 4)});
         all.push_back({"dense_random_k" + K, "er:0.6:3", groups(k, "1"), 0});
     }
+    // NBRCOMB_CHECK proves the pattern over MPI; were it to fail, the direct schedule would save nothing.
+    Hints checked = groups(4, "1");
+    checked.push_back({"nbrcomb_check", "1"});
+    all.push_back({"complete_k4_checked", "er:1.0", checked, 9});
     all.push_back({"moore_2d_r2_k3", "moore:2:2", groups(3, "1"), 0});
     all.push_back({"moore_3d_r1_k4", "moore:3:1", groups(4, "1"), 0});
     for (const int node : {2, 4, 8}) {
@@ -58,6 +62,8 @@ std::vector<GroupCase> cases() {
             const std::string K = std::to_string(k);
             all.push_back({"aware_nodes" + N + "_k" + K, "er:1.0", aware(groups(k, "1"), node), 0});
             all.push_back({"aware_nodes" + N + "_k" + K + "_random", "er:0.7:9", aware(groups(k, "1"), node), 0});
+            // P - k common neighbors must reach both theta = 4 and k + 1.
+            all.push_back({"aware_nodes" + N + "_k" + K + "_default_theta", "er:1.0", aware(groups(k, "4"), node), k + 5});
         }
     }
     return all;

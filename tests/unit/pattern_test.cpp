@@ -226,3 +226,12 @@ TEST(GroupPattern, checker_finds_a_member_that_disagrees) {
     step.parts[other].pop_back();
     EXPECT_FALSE(simulate_pattern_check(graphs, patterns).empty());
 }
+
+// Sixteen members on a dense graph: C(F, 15) combinations are out of reach, the beam is not.
+TEST(GroupPattern, groups_of_16_on_a_dense_graph) {
+    const auto graphs = erdos_renyi(96, 0.9, 4);
+    const auto patterns = simulate_patterns(graphs, groups_of(16));
+    EXPECT_EQ(simulate_pattern_check(graphs, patterns), std::vector<std::string>{});
+    EXPECT_EQ(largest_group(patterns), 16u);
+    EXPECT_LT(message_ratio(graphs, patterns), 1.0);
+}

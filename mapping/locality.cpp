@@ -1,4 +1,4 @@
-#include "src/locality.h"
+#include "mapping/locality.h"
 
 #include "src/log.h"
 
@@ -76,6 +76,8 @@ std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Co
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     for (std::size_t r = 0; r < distinct.size(); ++r)
         (*domains)[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), distinct[r]) - sorted.begin());
+    log_rank0(LogLevel::info, "topo_aware=%s: %zu domains over %d processes", locality_name(config.topo_aware),
+              sorted.size(), size);
     return domains;
 }
 
