@@ -148,12 +148,15 @@ private:
         const int min_weight = std::max(settings_.theta, settings_.k + 1);
         CandidateGroups candidates =
             candidate_groups(graph_.rank, rows, friends, min_weight, settings_.k, settings_.max_hyperedges);
+        const bool found_none = candidates.hyperedges.empty();
         ConfirmedGroups confirmed = co_await confirm_candidates(transport_, friends, std::move(candidates.hyperedges),
                                                                 settings_.k, settings_.max_hyperedges);
         pattern_.cost.hyperedges_dropped += candidates.dropped + confirmed.dropped;
         if (first) pattern_.cost.hyperedges = confirmed.hyperedges.size();
-        // Candidates only shrink as neighbors are dealt with: none now, none later.
-        if (confirmed.hyperedges.empty()) co_return Search{std::nullopt, true};
+        // Groups only lose common neighbors as neighbors are dealt with: none now, none later.
+        // But a group the members' caps cut now may be confirmed later, when fewer compete, and
+        // one our own search missed may come from a member whose search found it.
+        if (found_none && confirmed.hyperedges.empty()) co_return Search{std::nullopt, true};
         const GroupMatchResult match = co_await match_group(transport_, std::move(confirmed.hyperedges));
         pattern_.cost.matching_rounds += match.rounds;
         if (!match.group) co_return Search{};
