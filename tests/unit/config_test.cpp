@@ -35,6 +35,7 @@ TEST(Config, reads_every_setting) {
     const Config config = read({{"mode", "Groups"},
                                 {"theta", "2"},
                                 {"k", "5"},
+                                {"max_hyperedges", "64"},
                                 {"topo_aware", "yes"},
                                 {"node_size", "4"},
                                 {"reorder", "off"},
@@ -45,6 +46,7 @@ TEST(Config, reads_every_setting) {
     EXPECT_EQ(config.mode, NBRCOMB_MODE_GROUPS);
     EXPECT_EQ(config.theta, 2);
     EXPECT_EQ(config.k, 5);
+    EXPECT_EQ(config.max_hyperedges, 64);
     EXPECT_EQ(config.topo_aware, Locality::node);
     EXPECT_EQ(config.node_size, 4);
     EXPECT_EQ(config.reorder, Reorder::off);
@@ -63,6 +65,22 @@ TEST(Config, bad_values_keep_the_base_and_name_the_variable) {
     EXPECT_NE(problems[1].find("NBRCOMB_THETA"), std::string::npos) << problems[1];
     EXPECT_NE(problems[2].find("from 2 to 16"), std::string::npos) << problems[2];
     EXPECT_NE(problems[3].find("NBRCOMB_NODE_SIZE"), std::string::npos) << problems[3];
+}
+
+TEST(Config, topology_awareness_by_level) {
+    const std::vector<std::pair<std::string, Locality>> cases{{"0", Locality::agnostic},  {"off", Locality::agnostic},
+                                                              {"1", Locality::node},      {"Node", Locality::node},
+                                                              {"package", Locality::package}, {"NUMA", Locality::numa}};
+    for (const auto& [text, level] : cases) {
+        std::vector<std::string> problems;
+        EXPECT_EQ(read({{"topo_aware", text}}, problems).topo_aware, level) << text;
+        EXPECT_TRUE(problems.empty());
+    }
+    std::vector<std::string> problems;
+    EXPECT_EQ(read({{"topo_aware", "socket"}, {"max_hyperedges", "0"}}, problems), Config{});
+    ASSERT_EQ(problems.size(), 2u);
+    EXPECT_NE(problems[0].find("NBRCOMB_MAX_HYPEREDGES"), std::string::npos) << problems[0];
+    EXPECT_NE(problems[1].find("node, package, numa"), std::string::npos) << problems[1];
 }
 
 TEST(Config, hint_names_are_lower_case) {
