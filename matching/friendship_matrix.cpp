@@ -44,6 +44,7 @@ struct Groups {
     std::vector<int> friends;
     std::vector<Word> common;
     std::vector<int> weight;
+    int floor = 0;  // once the cap has cut, the lightest weight kept: anything lighter would be cut too
 
     std::size_t count() const { return weight.size(); }
     const int* friends_of(std::size_t g) const { return friends.data() + g * size; }
@@ -82,6 +83,7 @@ struct Groups {
         friends.resize(cap * size);
         common.resize(cap * words);
         weight.resize(cap);
+        floor = *std::min_element(weight.begin(), weight.end());
     }
 };
 
@@ -96,6 +98,10 @@ CandidateGroups candidate_groups(int self, std::span<const Payload> rows, const 
     Groups groups{1, words, {}, {}, {}};
     for (std::size_t f = 0; f < friends.size(); ++f) {
         if (friends[f].second < min_weight) continue;
+        if (friends[f].second < groups.floor) {
+            ++result.dropped;
+            continue;
+        }
         const int index = static_cast<int>(f);
         groups.add(&index, -1, matrix.row(f), friends[f].second);
         if (groups.count() >= 2 * limit) groups.keep_first(limit, result.dropped);  // bounds memory
@@ -116,6 +122,10 @@ CandidateGroups candidate_groups(int self, std::span<const Payload> rows, const 
                     weight += std::popcount(common[w]);
                 }
                 if (weight < min_weight) continue;
+                if (weight < larger.floor) {
+                    ++result.dropped;
+                    continue;
+                }
                 larger.add(members, static_cast<int>(f), common.data(), weight);
                 if (larger.count() >= 2 * limit) larger.keep_first(limit, result.dropped);
             }
