@@ -69,15 +69,6 @@ std::vector<GroupCase> cases() {
     return all;
 }
 
-Digraph digraph_of(const nbrcomb::topology::Graphs& graphs) {
-    Digraph graph;
-    for (const auto& local : graphs) {
-        graph.out.push_back(local.destinations);
-        graph.in.push_back(local.sources);
-    }
-    return graph;
-}
-
 class Groups : public testing::TestWithParam<GroupCase> {};
 
 TEST_P(Groups, all_collectives_match_native) {

@@ -1,14 +1,12 @@
 #include "topologies.h"
 
 #include "all_ranks.h"
-#include "halo_job/matrix_market.h"
 #include "mix.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
-#include <set>
 
 namespace nbrcomb::test {
 
@@ -58,8 +56,6 @@ EdgeShare edge_share(const Digraph& graph, int rank) {
 }
 
 // Owner of index i of n when the indices are cut into size consecutive blocks.
-int block_owner(std::int64_t i, std::int64_t n, int size) { return static_cast<int>(i * size / n); }
-
 }  // namespace
 
 Digraph random_digraph(int size, std::uint64_t seed) {
@@ -136,17 +132,15 @@ Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius) {
 std::optional<Digraph> matrix_digraph(const std::string& file, int size) {
     const std::string path = std::string(NBRCOMB_MATRIX_DIR) + "/" + file;
     if (!std::filesystem::exists(path)) return std::nullopt;
-    const halo_job::CooMatrix matrix = halo_job::read_matrix_market(path);
-    std::vector<std::set<int>> needs(static_cast<std::size_t>(size));
-    for (const auto& entry : matrix.entries) {
-        const int i = block_owner(entry.row, matrix.rows, size);
-        const int j = block_owner(entry.col, matrix.cols, size);
-        if (i != j) needs[static_cast<std::size_t>(i)].insert(j);
+    return digraph_of(nbrcomb::topology::matrix_halo(path, size));
+}
+
+Digraph digraph_of(const nbrcomb::topology::Graphs& graphs) {
+    Digraph graph;
+    for (const auto& local : graphs) {
+        graph.out.push_back(local.destinations);
+        graph.in.push_back(local.sources);
     }
-    Digraph graph = edgeless(size);
-    for (int i = 0; i < size; ++i)
-        for (const int j : needs[static_cast<std::size_t>(i)]) graph.out[static_cast<std::size_t>(j)].push_back(i);
-    fill_in_lists(graph);
     return graph;
 }
 

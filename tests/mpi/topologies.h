@@ -2,6 +2,8 @@
 // built from them through the constructors the library intercepts.
 #pragma once
 
+#include "topology/generators.h"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -30,10 +32,14 @@ enum class Stencil { von_neumann, moore };
 // MPI_Dims_create. On small grids the wrap-around repeats neighbors and makes self-loops.
 Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius);
 
-// The halo exchange of a sparse matrix-vector product: rows and columns in blocks over the
-// ranks, rank i receives from j != i when a row of i has a nonzero in a column of j. file is
-// a Matrix Market file in NBRCOMB_MATRIX_DIR; nullopt when it does not exist there.
+// The halo exchange of a sparse matrix-vector product, as the example job does it
+// (topology::matrix_halo): rows and columns in blocks over the ranks, rank i receives from
+// j != i when a row of i has a nonzero in a column of j. file is a Matrix Market file in
+// NBRCOMB_MATRIX_DIR; nullopt when it does not exist there.
 std::optional<Digraph> matrix_digraph(const std::string& file, int size);
+
+// The same graph as the benchmark's generators build it (bench/topology).
+Digraph digraph_of(const nbrcomb::topology::Graphs& graphs);
 
 // Every rank sends to the next one and receives from the previous one.
 Digraph ring(int size);
