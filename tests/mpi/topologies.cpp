@@ -4,7 +4,6 @@
 #include "mix.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -82,51 +81,8 @@ Digraph random_digraph(int size, std::uint64_t seed) {
 }
 
 Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius) {
-    std::vector<int> extent(static_cast<std::size_t>(dims), 0);
-    MPI_Dims_create(size, dims, extent.data());
-
-    // All offsets in [-radius, radius]^dims except zero, in lexicographic order, kept when
-    // within the stencil's norm.
-    std::vector<std::vector<int>> offsets;
-    std::vector<int> offset(static_cast<std::size_t>(dims), -radius);
-    for (bool more = true; more;) {
-        int l1 = 0, linf = 0;
-        for (const int o : offset) {
-            l1 += std::abs(o);
-            linf = std::max(linf, std::abs(o));
-        }
-        const int norm = stencil == Stencil::moore ? linf : l1;
-        if (norm > 0 && norm <= radius) offsets.push_back(offset);
-        more = false;
-        for (int d = dims - 1; d >= 0 && !more; --d) {
-            auto& o = offset[static_cast<std::size_t>(d)];
-            if (o < radius) {
-                ++o;
-                more = true;
-            } else {
-                o = -radius;
-            }
-        }
-    }
-
-    // The rank at coords + sign * offset, wrapping around, with coordinates in row-major order.
-    const auto shifted = [&](int rank, const std::vector<int>& by, int sign) {
-        int result = 0;
-        for (int d = 0, stride = size; d < dims; ++d) {
-            const int n = extent[static_cast<std::size_t>(d)];
-            stride /= n;
-            const int coord = rank / stride % n;
-            result += ((coord + sign * by[static_cast<std::size_t>(d)]) % n + n) % n * stride;
-        }
-        return result;
-    };
-    Digraph graph = edgeless(size);
-    for (int r = 0; r < size; ++r)
-        for (const auto& o : offsets) {
-            graph.out[static_cast<std::size_t>(r)].push_back(shifted(r, o, +1));
-            graph.in[static_cast<std::size_t>(r)].push_back(shifted(r, o, -1));
-        }
-    return graph;
+    return digraph_of(stencil == Stencil::moore ? nbrcomb::topology::moore(size, dims, radius)
+                                                : nbrcomb::topology::von_neumann(size, dims, radius));
 }
 
 std::optional<Digraph> matrix_digraph(const std::string& file, int size) {

@@ -28,8 +28,9 @@ Digraph random_digraph(int size, std::uint64_t seed);
 
 enum class Stencil { von_neumann, moore };
 
-// The neighbors within radius on a periodic grid with dims dimensions shaped by
-// MPI_Dims_create. On small grids the wrap-around repeats neighbors and makes self-loops.
+// The neighbors within radius on a periodic grid with dims dimensions shaped as MPI_Dims_create
+// shapes it (topology::moore and von_neumann). On small grids the wrap-around repeats neighbors
+// and makes self-loops.
 Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius);
 
 // The halo exchange of a sparse matrix-vector product, as the example job does it
