@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <list>
+#include <span>
 #include <vector>
 
 namespace nbrcomb::detail {
@@ -81,21 +82,25 @@ private:
     }
 
     int post(const ForwardOp& op) {
-        std::vector<std::pair<const std::byte*, std::size_t>> pieces;  // handed-over blocks, in message order
         std::size_t bytes = op.own.bytes;
-        for (const SlotPart& part : op.forwarded) {
-            const Bytes& slot = slots_[static_cast<std::size_t>(part.slot)];
-            const auto [start, size] = part_of(slot, part.part, part.parts);
-            pieces.emplace_back(slot.data() + start, size);
-            bytes += size;
-        }
+        for (const SlotPart& part : op.forwarded) bytes += handed_over(part).size();
         if (bytes == 0) return MPI_SUCCESS;  // the receiver expects nothing either
         Bytes& message = outgoing_.emplace_back();
         message.reserve(bytes);
         if (const int err = append_packed(message, op.own); err != MPI_SUCCESS) return err;
-        for (const auto& [data, size] : pieces) message.insert(message.end(), data, data + size);
+        for (const SlotPart& part : op.forwarded) {
+            const std::span<const std::byte> block = handed_over(part);
+            message.insert(message.end(), block.begin(), block.end());
+        }
         return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer,
                     tag(MessageKind::combined));
+    }
+
+    // The block a group member handed over for this combined message, inside its slot.
+    std::span<const std::byte> handed_over(const SlotPart& part) const {
+        const Bytes& slot = slots_[static_cast<std::size_t>(part.slot)];
+        const auto [start, size] = part_of(slot, part.part, part.parts);
+        return {slot.data() + start, size};
     }
 
     int post(const ProbeRecvOp&) { return MPI_ERR_INTERN; }  // handled by receive_any_size
