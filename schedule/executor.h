@@ -1,7 +1,13 @@
-// Runs a Schedule on the MPI's nonblocking point-to-point layer.
+// Runs a Schedule on the MPI's nonblocking point-to-point layer, one round after another, either
+// to the end in one call or a step at a time for nonblocking and persistent operations.
 #pragma once
 
 #include "schedule/schedule.h"
+
+#include <list>
+#include <memory>
+#include <span>
+#include <vector>
 
 namespace nbrcomb::detail {
 
@@ -17,9 +23,65 @@ struct Traffic {
     std::size_t bytes = 0;
 };
 
-// Runs every round to completion on comm; the operation's messages use tags
-// first_tag .. first_tag + tags_per_operation - 1. Returns MPI_SUCCESS or the first MPI error
-// code; on error, requests already posted are cancelled and freed so nothing is left behind.
-int execute(const Schedule& schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag, Traffic& traffic);
+// How far one call of Execution::advance may go.
+enum class Advance {
+    test,  // post what is due and test for completion, never blocking
+    wait,  // block until the last round has completed
+};
+
+// One execution of a schedule on comm; its messages use tags first_tag ..
+// first_tag + tags_per_operation - 1. It holds the schedule, so a cache may drop it meanwhile.
+class Execution {
+public:
+    Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag);
+    Execution(const Execution&) = delete;
+    Execution& operator=(const Execution&) = delete;
+    // An execution dropped before its end cancels and frees what it posted.
+    ~Execution();
+
+    // Posts rounds as earlier ones complete. Returns MPI_SUCCESS or the first MPI error; after
+    // an error the execution is over and has left no request behind.
+    int advance(Advance how);
+    bool done() const { return round_ == rounds(); }
+    std::size_t rounds() const { return schedule_->rounds.size(); }
+    const Traffic& traffic() const { return traffic_; }
+
+private:
+    using Bytes = std::vector<std::byte>;
+
+    int post_round();
+    int probe_pending(Advance how);
+    int complete_round(Advance how, bool& complete);
+    int fail(int err);
+
+    template <class Pointer>
+    Pointer address(const BufferRef& ref);
+    int tag(MessageKind kind) const { return first_tag_ + static_cast<int>(kind); }
+    int post(const SendOp& op);
+    int post(const RecvOp& op);
+    int post(const CopyOp& op);
+    int post(const PackedSendOp& op);
+    int post(const ForwardOp& op);
+    int post(const ProbeRecvOp& op);
+    int receive_probed(const ProbeRecvOp& op, MPI_Message message, const MPI_Status& status);
+    std::span<const std::byte> handed_over(const SlotPart& part) const;
+    int append_packed(Bytes& message, const Block& block);
+    int send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag);
+    int first_failure() const;
+
+    std::shared_ptr<const Schedule> schedule_;
+    CallBuffers buffers_;
+    MPI_Comm comm_;
+    int first_tag_;
+    Traffic traffic_;
+    std::size_t round_ = 0;
+    bool round_posted_ = false;
+    Bytes temp_;
+    std::vector<Bytes> slots_;                  // friend messages received
+    std::list<Bytes> outgoing_;                 // this round's built messages; a list keeps them in place
+    std::vector<const ProbeRecvOp*> unprobed_;  // this round's friend messages not yet matched
+    std::vector<MPI_Request> requests_;
+    std::vector<MPI_Status> statuses_;
+};
 
 }  // namespace nbrcomb::detail

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <list>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -24,16 +25,16 @@ class ScheduleCache {
 public:
     static constexpr std::size_t capacity = 8;
 
-    // The schedule stored under key, now the most recently used, or nullptr.
-    const Schedule* find(const ScheduleKey& key);
-    // Stores schedule under key, evicting the least recently used; it stays valid until capacity
-    // later insertions.
-    const Schedule& insert(ScheduleKey key, Schedule schedule);
+    // The schedule stored under key, now the most recently used, or nullptr. Operations in
+    // flight share ownership, so an eviction never pulls a schedule from under them.
+    std::shared_ptr<const Schedule> find(const ScheduleKey& key);
+    // Stores schedule under key, evicting the least recently used.
+    std::shared_ptr<const Schedule> insert(ScheduleKey key, Schedule schedule);
 
 private:
     struct Entry {
         ScheduleKey key;
-        Schedule schedule;
+        std::shared_ptr<const Schedule> schedule;
     };
     std::list<Entry> entries_;  // most recently used first
 };

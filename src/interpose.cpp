@@ -4,6 +4,7 @@
 #include "src/export.h"
 #include "src/log.h"
 #include "src/neighbor_collective.h"
+#include "src/progress_engine.h"
 #include "src/report.h"
 #include "src/topology_setup.h"
 
@@ -26,14 +27,61 @@ void best_effort(const char* what, Step step) {
 
 // An exception after communication started cannot fall back to native: it becomes an
 // MPI_ERR_INTERN through the communicator's error handler.
-int guarded_collective(const CallArgs& args, NativeCall native) {
+template <class Run>
+int guarded(const CallArgs& args, Run run) {
     try {
-        return run_neighbor_collective(args, native);
+        return run();
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s", collective_name(args.collective), failure.what());
         PMPI_Comm_call_errhandler(args.comm, MPI_ERR_INTERN);
         return MPI_ERR_INTERN;
     }
+}
+
+int blocking(const CallArgs& args, NativeCall native) {
+    return guarded(args, [&] { return run_neighbor_collective(args, native); });
+}
+
+int nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native) {
+    return guarded(args, [&] { return start_neighbor_collective(args, request, native); });
+}
+
+// The arguments of each collective in the one shape the core takes.
+CallArgs allgather_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm) {
+    return {Collective::allgather, comm, sendbuf, recvbuf,
+            {.layout = Layout::same, .count = sendcount, .type = sendtype},
+            {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
+}
+
+CallArgs allgatherv_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+    return {Collective::allgatherv, comm, sendbuf, recvbuf,
+            {.layout = Layout::same, .count = sendcount, .type = sendtype},
+            {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = displs}};
+}
+
+CallArgs alltoall_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm) {
+    return {Collective::alltoall, comm, sendbuf, recvbuf,
+            {.layout = Layout::strided, .count = sendcount, .type = sendtype},
+            {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
+}
+
+CallArgs alltoallv_args(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                        MPI_Comm comm) {
+    return {Collective::alltoallv, comm, sendbuf, recvbuf,
+            {.layout = Layout::displaced, .type = sendtype, .counts = sendcounts, .displs = sdispls},
+            {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = rdispls}};
+}
+
+CallArgs alltoallw_args(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                        const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    return {Collective::alltoallw, comm, sendbuf, recvbuf,
+            {.layout = Layout::typed, .counts = sendcounts, .byte_displs = sdispls, .types = sendtypes},
+            {.layout = Layout::typed, .counts = recvcounts, .byte_displs = rdispls, .types = recvtypes}};
 }
 
 }  // namespace
@@ -51,6 +99,7 @@ NBRCOMB_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* p
 }
 
 NBRCOMB_EXPORT int MPI_Finalize(void) {
+    drain_operations();  // those whose requests the application freed before they ended
     best_effort("the finalize report", [] { return write_report(); });
     return PMPI_Finalize();
 }
@@ -76,60 +125,178 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
     return err;
 }
 
+// Blocking.
+
 NBRCOMB_EXPORT int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    const CallArgs args{Collective::allgather, comm, sendbuf, recvbuf,
-                        {.layout = Layout::same, .count = sendcount, .type = sendtype},
-                        {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
-    return guarded_collective(args, [](const CallArgs& a) {
-        return PMPI_Neighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count, a.recv.type,
-                                       a.comm);
-    });
+    return blocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+                    [](const CallArgs& a) {
+                        return PMPI_Neighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
+                                                       a.recv.type, a.comm);
+                    });
 }
 
 NBRCOMB_EXPORT int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                            MPI_Comm comm) {
-    const CallArgs args{Collective::allgatherv, comm, sendbuf, recvbuf,
-                        {.layout = Layout::same, .count = sendcount, .type = sendtype},
-                        {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = displs}};
-    return guarded_collective(args, [](const CallArgs& a) {
-        return PMPI_Neighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.counts, a.recv.displs,
-                                        a.recv.type, a.comm);
-    });
+    return blocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+                    [](const CallArgs& a) {
+                        return PMPI_Neighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                        a.recv.counts, a.recv.displs, a.recv.type, a.comm);
+                    });
 }
 
 NBRCOMB_EXPORT int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    const CallArgs args{Collective::alltoall, comm, sendbuf, recvbuf,
-                        {.layout = Layout::strided, .count = sendcount, .type = sendtype},
-                        {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
-    return guarded_collective(args, [](const CallArgs& a) {
-        return PMPI_Neighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count, a.recv.type,
-                                      a.comm);
-    });
+    return blocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+                    [](const CallArgs& a) {
+                        return PMPI_Neighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
+                                                      a.recv.type, a.comm);
+                    });
 }
 
 NBRCOMB_EXPORT int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    const CallArgs args{Collective::alltoallv, comm, sendbuf, recvbuf,
-                        {.layout = Layout::displaced, .type = sendtype, .counts = sendcounts, .displs = sdispls},
-                        {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = rdispls}};
-    return guarded_collective(args, [](const CallArgs& a) {
-        return PMPI_Neighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf, a.recv.counts,
-                                       a.recv.displs, a.recv.type, a.comm);
-    });
+    return blocking(
+        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
+        [](const CallArgs& a) {
+            return PMPI_Neighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
+                                           a.recv.counts, a.recv.displs, a.recv.type, a.comm);
+        });
 }
 
 NBRCOMB_EXPORT int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    const CallArgs args{Collective::alltoallw, comm, sendbuf, recvbuf,
-                        {.layout = Layout::typed, .counts = sendcounts, .byte_displs = sdispls, .types = sendtypes},
-                        {.layout = Layout::typed, .counts = recvcounts, .byte_displs = rdispls, .types = recvtypes}};
-    return guarded_collective(args, [](const CallArgs& a) {
-        return PMPI_Neighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
-                                       a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm);
-    });
+    return blocking(
+        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
+        [](const CallArgs& a) {
+            return PMPI_Neighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
+                                           a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm);
+        });
 }
+
+// Nonblocking.
+
+NBRCOMB_EXPORT int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return nonblocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
+                       [](const CallArgs& a, MPI_Request* r) {
+                           return PMPI_Ineighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                           a.recv.count, a.recv.type, a.comm, r);
+                       });
+}
+
+NBRCOMB_EXPORT int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Request* request) {
+    return nonblocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+                       request, [](const CallArgs& a, MPI_Request* r) {
+                           return PMPI_Ineighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                            a.recv.counts, a.recv.displs, a.recv.type, a.comm, r);
+                       });
+}
+
+NBRCOMB_EXPORT int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return nonblocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
+                       [](const CallArgs& a, MPI_Request* r) {
+                           return PMPI_Ineighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                          a.recv.count, a.recv.type, a.comm, r);
+                       });
+}
+
+NBRCOMB_EXPORT int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request* request) {
+    return nonblocking(
+        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), request,
+        [](const CallArgs& a, MPI_Request* r) {
+            return PMPI_Ineighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
+                                            a.recv.counts, a.recv.displs, a.recv.type, a.comm, r);
+        });
+}
+
+NBRCOMB_EXPORT int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                           MPI_Request* request) {
+    return nonblocking(
+        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
+        request, [](const CallArgs& a, MPI_Request* r) {
+            return PMPI_Ineighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
+                                            a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm, r);
+        });
+}
+
+// Persistent (MPI-4).
+#if MPI_VERSION >= 4
+
+namespace {
+
+int persistent(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native) {
+    return guarded(args, [&] { return init_neighbor_collective(args, info, request, native); });
+}
+
+}  // namespace
+
+NBRCOMB_EXPORT int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                               MPI_Info info, MPI_Request* request) {
+    return persistent(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info,
+                      request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+                          return PMPI_Neighbor_allgather_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                              a.recv.count, a.recv.type, a.comm, i, r);
+                      });
+}
+
+NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                                void* recvbuf, const int recvcounts[], const int displs[],
+                                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                                MPI_Request* request) {
+    return persistent(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+                      info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+                          return PMPI_Neighbor_allgatherv_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                               a.recv.counts, a.recv.displs, a.recv.type, a.comm, i,
+                                                               r);
+                      });
+}
+
+NBRCOMB_EXPORT int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                              MPI_Request* request) {
+    return persistent(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info, request,
+                      [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+                          return PMPI_Neighbor_alltoall_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
+                                                             a.recv.count, a.recv.type, a.comm, i, r);
+                      });
+}
+
+NBRCOMB_EXPORT int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                               MPI_Info info, MPI_Request* request) {
+    return persistent(
+        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), info,
+        request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+            return PMPI_Neighbor_alltoallv_init(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
+                                                a.recv.counts, a.recv.displs, a.recv.type, a.comm, i, r);
+        });
+}
+
+NBRCOMB_EXPORT int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return persistent(
+        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), info,
+        request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+            return PMPI_Neighbor_alltoallw_init(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types,
+                                                a.recvbuf, a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm,
+                                                i, r);
+        });
+}
+
+#endif

@@ -1,9 +1,10 @@
 #include "src/neighbor_collective.h"
 
-#include "schedule/executor.h"
 #include "schedule/schedule_builder.h"
+#include "src/collective_request.h"
 #include "src/log.h"
-#include "src/topo_state.h"
+#include "src/persistent_collective.h"
+#include "src/progress_engine.h"
 #include "src/validate.h"
 
 #include <exception>
@@ -18,16 +19,6 @@ int raise(MPI_Comm comm, int err) {
     return err;
 }
 
-void account(TopoState& state, const Schedule& schedule, const Traffic& traffic, const std::vector<Block>& send_blocks) {
-    nbrcomb_stats& stats = state.stats;
-    ++stats.calls;
-    stats.messages_sent += traffic.messages;
-    stats.bytes_sent += traffic.bytes;
-    stats.native_messages += send_blocks.size();
-    for (const Block& block : send_blocks) stats.native_bytes += block.bytes;
-    stats.rounds += schedule.rounds.size();
-}
-
 void log_schedule(Collective collective, const Schedule& schedule) {
     if (!log_enabled(LogLevel::debug)) return;
     std::ostringstream listing;
@@ -35,40 +26,98 @@ void log_schedule(Collective collective, const Schedule& schedule) {
     log(LogLevel::debug, "neighbor_%s %s", collective_name(collective), listing.str().c_str());
 }
 
-}  // namespace
+// A call the library runs: its communicator's state, its schedule, and what native MPI would
+// send for it.
+struct PreparedCall {
+    std::shared_ptr<TopoState> state;  // null: the call goes to native MPI
+    std::shared_ptr<const Schedule> schedule;
+    std::size_t native_messages = 0;
+    std::size_t native_bytes = 0;
+};
 
-int run_neighbor_collective(const CallArgs& args, NativeCall native) {
-    if (args.comm == MPI_COMM_NULL) return native(args);
-    TopoState* state = find_state(args.comm);
-    if (state == nullptr) return native(args);
+std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState& state,
+                                                const std::vector<Block>& send_blocks) {
+    const Topology& topology = *state.topology;
+    const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
+    ScheduleKey key = schedule_key(static_cast<int>(args.collective), send_blocks, recv_blocks);
+    if (std::shared_ptr<const Schedule> found = state.schedules.find(key)) return found;
+    const double start = PMPI_Wtime();
+    const bool same_send_block = args.send.layout == Layout::same;
+    std::shared_ptr<const Schedule> built = state.schedules.insert(
+        std::move(key), build_schedule(topology.graph, topology.pattern, {send_blocks, recv_blocks, same_send_block}));
+    ++state.stats.schedules_built;
+    state.stats.schedule_seconds += PMPI_Wtime() - start;
+    log_schedule(args.collective, *built);
+    return built;
+}
+
+// MPI_SUCCESS with call.state set when the library runs the call; MPI_SUCCESS with it null
+// when native MPI must; otherwise the error the call fails with (already raised).
+int prepare(const CallArgs& args, PreparedCall& call) {
+    if (args.comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    std::shared_ptr<TopoState> state = share_state(args.comm);
+    if (state == nullptr) return MPI_SUCCESS;
     const Topology& topology = *state->topology;
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
         return raise(args.comm, err);
-
-    const Schedule* schedule = nullptr;
-    std::vector<Block> send_blocks;
     try {
         if (const int err = ensure_private_comm(args.comm, *state); err != MPI_SUCCESS) return raise(args.comm, err);
-        send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
-        const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
-        ScheduleKey key = schedule_key(static_cast<int>(args.collective), send_blocks, recv_blocks);
-        schedule = state->schedules.find(key);
-        if (schedule == nullptr) {
-            const bool same_send_block = args.send.layout == Layout::same;
-            schedule = &state->schedules.insert(
-                std::move(key), build_schedule(topology.graph, topology.pattern, {send_blocks, recv_blocks, same_send_block}));
-            log_schedule(args.collective, *schedule);
-        }
+        const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
+        call.schedule = cached_schedule(args, *state, send_blocks);
+        call.native_messages = send_blocks.size();
+        for (const Block& block : send_blocks) call.native_bytes += block.bytes;
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
             failure.what());
-        return native(args);
+        return MPI_SUCCESS;
     }
+    call.state = std::move(state);
+    return MPI_SUCCESS;
+}
 
-    Traffic traffic;
-    const int err = execute(*schedule, {args.sendbuf, args.recvbuf}, state->private_comm, state->next_tag(), traffic);
-    if (err != MPI_SUCCESS) return raise(args.comm, err);
-    account(*state, *schedule, traffic, send_blocks);
+std::unique_ptr<Operation> make_operation(PreparedCall& call, const CallArgs& args, int first_tag) {
+    auto op = std::make_unique<Operation>(call.state, call.schedule, CallBuffers{args.sendbuf, args.recvbuf}, first_tag);
+    op->native_messages = call.native_messages;
+    op->native_bytes = call.native_bytes;
+    return op;
+}
+
+}  // namespace
+
+int run_neighbor_collective(const CallArgs& args, NativeCall native) {
+    PreparedCall call;
+    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
+    if (call.state == nullptr) return native(args);
+    const int first_tag = call.state->next_tag();
+    if (const int err = run_operation(make_operation(call, args, first_tag)); err != MPI_SUCCESS)
+        return raise(args.comm, err);
+    return MPI_SUCCESS;
+}
+
+int start_neighbor_collective(const CallArgs& args, MPI_Request* request, NativeStart native) {
+    progress_operations();
+    PreparedCall call;
+    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
+    if (call.state == nullptr) return native(args, request);
+    if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
+    std::unique_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
+    op->on_complete = start_collective_request(request);
+    if (!op->on_complete) return raise(args.comm, MPI_ERR_INTERN);
+    op->handle = *request;
+    // A failure to post is reported when the request completes, as for a later round's.
+    start_operation(std::move(op));
+    return MPI_SUCCESS;
+}
+
+int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native) {
+    PreparedCall call;
+    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
+    if (call.state == nullptr) return native(args, info, request);
+    if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
+    PersistentCall persistent{call.state, call.schedule, {args.sendbuf, args.recvbuf}, call.native_messages,
+                              call.native_bytes, args.comm};
+    if (const int err = init_persistent_collective(std::move(persistent), request); err != MPI_SUCCESS)
+        return raise(args.comm, err);
     return MPI_SUCCESS;
 }
 

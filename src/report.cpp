@@ -24,10 +24,12 @@ double percent(unsigned long long part, unsigned long long whole) {
     return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
-void print_summary(std::FILE* out, int processes, const unsigned long long* sums, double pattern_seconds_max) {
+// seconds: Phase 1 and Phase 2 time of the slowest process.
+void print_summary(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
     const auto [communicators, calls, messages, bytes, native_messages, native_bytes, rounds, pattern_messages,
-                pattern_exchanges, hyperedges, hyperedges_dropped] =
-        std::array{sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6], sums[7], sums[8], sums[9], sums[10]};
+                pattern_exchanges, hyperedges, hyperedges_dropped, schedules_built] =
+        std::array{sums[0], sums[1], sums[2], sums[3], sums[4],  sums[5],
+                   sums[6], sums[7], sums[8], sums[9], sums[10], sums[11]};
     const long long saved = static_cast<long long>(native_messages) - static_cast<long long>(messages);
     std::fprintf(out,
                  "nbrcomb %s report, %d processes\n"
@@ -37,11 +39,12 @@ void print_summary(std::FILE* out, int processes, const unsigned long long* sums
                  "  bytes sent                       %llu (native MPI: %llu)\n"
                  "  schedule rounds                  %llu\n"
                  "  pattern build (Phase 1)          %.6f s (slowest process), %llu messages, %llu exchanges\n"
-                 "  candidate groups (hyperedges)    %llu (%.1f per process), %llu dropped by the cap\n",
+                 "  candidate groups (hyperedges)    %llu (%.1f per process), %llu dropped by the cap\n"
+                 "  schedule builds (Phase 2)        %llu, %.6f s (slowest process)\n",
                  nbrcomb_version(), processes, communicators, calls, messages, native_messages, saved,
                  percent(static_cast<unsigned long long>(saved > 0 ? saved : 0), native_messages), bytes, native_bytes,
-                 rounds, pattern_seconds_max, pattern_messages, pattern_exchanges, hyperedges,
-                 static_cast<double>(hyperedges) / processes, hyperedges_dropped);
+                 rounds, seconds[0], pattern_messages, pattern_exchanges, hyperedges,
+                 static_cast<double>(hyperedges) / processes, hyperedges_dropped, schedules_built, seconds[1]);
 }
 
 }  // namespace
@@ -53,8 +56,8 @@ int write_report() {
     const nbrcomb_stats& s = totals.stats;
     unsigned long long sums[] = {totals.communicators, s.calls,  s.messages_sent,    s.bytes_sent,         s.native_messages,
                                  s.native_bytes,       s.rounds, s.pattern_messages, s.pattern_exchanges,
-                                 s.pattern_hyperedges, s.pattern_hyperedges_dropped};
-    double pattern_seconds = s.pattern_seconds;
+                                 s.pattern_hyperedges, s.pattern_hyperedges_dropped, s.schedules_built};
+    double seconds[] = {s.pattern_seconds, s.schedule_seconds};
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -63,12 +66,12 @@ int write_report() {
     if (const int err = PMPI_Comm_dup(MPI_COMM_WORLD, &comm); err != MPI_SUCCESS) return err;
     const int count = static_cast<int>(std::size(sums));
     PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, count, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
-    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : &pattern_seconds, &pattern_seconds, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : seconds, seconds, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
     PMPI_Comm_free(&comm);
     if (rank != 0) return MPI_SUCCESS;
 
     if (config.report == "1") {
-        print_summary(stderr, size, sums, pattern_seconds);
+        print_summary(stderr, size, sums, seconds);
         return MPI_SUCCESS;
     }
     std::string name;
@@ -76,10 +79,10 @@ int write_report() {
     if (file == nullptr) {
         std::fprintf(stderr, "nbrcomb[0]: cannot create a report file %s.<n>.txt; writing to standard error\n",
                      config.report.c_str());
-        print_summary(stderr, size, sums, pattern_seconds);
+        print_summary(stderr, size, sums, seconds);
         return MPI_SUCCESS;
     }
-    print_summary(file, size, sums, pattern_seconds);
+    print_summary(file, size, sums, seconds);
     std::fclose(file);
     return MPI_SUCCESS;
 }

@@ -33,12 +33,17 @@ void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.pattern_exchanges += part.pattern_exchanges;
     sum.pattern_hyperedges += part.pattern_hyperedges;
     sum.pattern_hyperedges_dropped += part.pattern_hyperedges_dropped;
+    sum.schedules_built += part.schedules_built;
+    sum.schedule_seconds += part.schedule_seconds;
 }
 
 void track(const TopoState* state) {
     std::lock_guard lock(ledger().mutex);
     ledger().alive.insert(state);
 }
+
+// The attribute is a box holding one reference to the state.
+using StateBox = std::shared_ptr<TopoState>;
 
 // Set while the library duplicates a communicator for its own traffic: that duplicate needs
 // no state of its own.
@@ -49,27 +54,20 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
         *flag = 0;
         return MPI_SUCCESS;
     }
-    const auto& original = *static_cast<const TopoState*>(attribute_in);
-    auto copy = std::make_unique<TopoState>();
+    const TopoState& original = **static_cast<const StateBox*>(attribute_in);
+    auto copy = std::make_shared<TopoState>();
     copy->topology = original.topology;
     copy->config = original.config;
     copy->tag_span = original.tag_span;
     copy->stats = pattern_stats(original.stats);
     track(copy.get());
-    *static_cast<TopoState**>(attribute_out) = copy.release();
+    *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;
     return MPI_SUCCESS;
 }
 
 int delete_state(MPI_Comm, int, void* attribute, void*) {
-    auto* state = static_cast<TopoState*>(attribute);
-    {
-        std::lock_guard lock(ledger().mutex);
-        ledger().alive.erase(state);
-        add(ledger().freed.stats, state->stats);
-        ++ledger().freed.communicators;
-    }
-    delete state;
+    delete static_cast<StateBox*>(attribute);
     return MPI_SUCCESS;
 }
 
@@ -80,6 +78,13 @@ int keyval() {
         return created;
     }();
     return value;
+}
+
+StateBox* find_box(MPI_Comm comm) {
+    void* attribute = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found) return nullptr;
+    return static_cast<StateBox*>(attribute);
 }
 
 }  // namespace
@@ -96,26 +101,51 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
     return kept;
 }
 
+// The counters go to the ledger's freed total; alive holds only what attach_state or
+// copy_state tracked, so a state never attached adds nothing.
 TopoState::~TopoState() {
+    {
+        std::lock_guard lock(ledger().mutex);
+        if (ledger().alive.erase(this) != 0) {
+            add(ledger().freed.stats, stats);
+            ++ledger().freed.communicators;
+        }
+    }
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
 }
 
-TopoState* find_state(MPI_Comm comm) {
-    void* attribute = nullptr;
-    int found = 0;
-    if (PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found) return nullptr;
-    return static_cast<TopoState*>(attribute);
+int TopoState::next_tag() {
+    const long long operations = (tag_span - pattern_tags) / tags_per_operation;
+    int first_tag = 0;
+    do {
+        first_tag = static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);
+    } while (!reserved_tags.empty() && reserved_tags.contains(first_tag));
+    return first_tag;
 }
 
-int attach_state(MPI_Comm comm, std::unique_ptr<TopoState> state) {
-    track(state.get());
-    const int err = PMPI_Comm_set_attr(comm, keyval(), state.get());
-    if (err != MPI_SUCCESS) {
-        std::lock_guard lock(ledger().mutex);
-        ledger().alive.erase(state.get());
+int TopoState::reserve_tag() {
+    const int first_tag = next_tag();
+    reserved_tags.insert(first_tag);
+    return first_tag;
+}
+
+TopoState* find_state(MPI_Comm comm) {
+    const StateBox* box = find_box(comm);
+    return box == nullptr ? nullptr : box->get();
+}
+
+std::shared_ptr<TopoState> share_state(MPI_Comm comm) {
+    const StateBox* box = find_box(comm);
+    return box == nullptr ? nullptr : *box;
+}
+
+int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
+    auto* box = new StateBox(std::move(state));
+    if (const int err = PMPI_Comm_set_attr(comm, keyval(), box); err != MPI_SUCCESS) {
+        delete box;
         return err;
     }
-    state.release();  // owned by the attribute now
+    track(box->get());
     return MPI_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 // What the library keeps for one distributed-graph communicator, cached on it as an MPI
-// attribute: freed by the attribute's delete callback, given to duplicates by its copy callback.
+// attribute: released by the attribute's delete callback, given to duplicates by its copy
+// callback. Operations still in flight when the communicator is freed hold it until they end.
 #pragma once
 
 #include "nbrcomb/nbrcomb.h"
@@ -9,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <vector>
 
 namespace nbrcomb::detail {
@@ -42,13 +44,15 @@ struct TopoState {
     std::uint64_t sequence = 0;  // operations started on this communicator
     ScheduleCache schedules;
     nbrcomb_stats stats{};
+    std::set<int> reserved_tags;  // first tags of the persistent operations alive
 
-    // First of the tags of the next operation; consecutive operations never share one. The
-    // top pattern_tags tags stay for Phase 1.
-    int next_tag() {
-        const long long operations = (tag_span - pattern_tags) / tags_per_operation;
-        return static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);
-    }
+    // First of the tags of the next operation, by its sequence number: operations outstanding
+    // at once never share one, unless tag_span / tags_per_operation of them are, and the tags
+    // of persistent operations are skipped. The top pattern_tags tags stay for Phase 1.
+    int next_tag();
+    // The same, held until release_tag: a persistent operation runs on the same tags each time.
+    int reserve_tag();
+    void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
     static constexpr int pattern_tags = 8;
     int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
 };
@@ -59,9 +63,11 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats);
 
 // The state the library keeps for comm, or nullptr if it does not manage comm.
 TopoState* find_state(MPI_Comm comm);
+// The same, shared: for operations that may outlive the communicator.
+std::shared_ptr<TopoState> share_state(MPI_Comm comm);
 
-// Hands state to comm; it lives until comm is freed.
-int attach_state(MPI_Comm comm, std::unique_ptr<TopoState> state);
+// Hands state to comm; it lives until comm is freed and no operation holds it.
+int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state);
 
 // Duplicates the communicator into state.private_comm if that has not happened yet. Collective.
 int ensure_private_comm(MPI_Comm comm, TopoState& state);

@@ -138,7 +138,7 @@ void note_reorder_request(int reorder, const Config& config) {
 
 int adopt_topology(MPI_Comm topo_comm, MPI_Info info, int reorder) {
     if (topo_comm == MPI_COMM_NULL || environment_config().mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
-    auto state = std::make_unique<TopoState>();
+    auto state = std::make_shared<TopoState>();
     state->config = read_hints(topo_comm, info);
     if (const int err = ensure_private_comm(topo_comm, *state); err != MPI_SUCCESS) return err;
 

@@ -45,6 +45,9 @@ typedef struct nbrcomb_stats {
                                               (friends, in pairs mode), after the cap */
     unsigned long long pattern_hyperedges_dropped; /* Phase 1: candidate groups the cap
                                                       (NBRCOMB_MAX_HYPEREDGES) discarded */
+    unsigned long long schedules_built; /* Phase 2: schedules built (a call whose arguments repeat
+                                           one of the last 8 reuses its schedule) */
+    double schedule_seconds;            /* Phase 2: time spent building them */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

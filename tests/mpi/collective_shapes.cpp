@@ -48,12 +48,15 @@ std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog)
     return shapes;
 }
 
-void expect_every_shape_matches_native(MPI_Comm comm) {
+void expect_every_shape_matches_native(MPI_Comm comm, Form form) {
     const TypeCatalog catalog;
     for (const Collective collective : all_collectives) {
         std::vector<Check> checks;
-        for (const Shape& shape : shapes_for(collective, catalog))
-            checks.push_back({make_call(collective, comm, catalog, shape), shape.describe()});
+        for (const Shape& shape : shapes_for(collective, catalog)) {
+            Call call = make_call(collective, comm, catalog, shape);
+            call.form = form;
+            checks.push_back({std::move(call), shape.describe()});
+        }
         expect_matches_native(checks);
     }
 }

@@ -11,7 +11,7 @@ namespace nbrcomb::test {
 // The shapes of collective's calls (see collective_shapes.cpp).
 std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog);
 
-// Collective: every collective in every shape on comm, compared with native MPI.
-void expect_every_shape_matches_native(MPI_Comm comm);
+// Collective: every collective in every shape on comm, issued in form, compared with native MPI.
+void expect_every_shape_matches_native(MPI_Comm comm, Form form = Form::blocking);
 
 }  // namespace nbrcomb::test

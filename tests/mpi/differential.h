@@ -25,6 +25,14 @@ inline bool has_edge_arrays(Collective c) { return c != Collective::allgather &&
 // library: MPI_Neighbor_*, which the library intercepts. native: PMPI_Neighbor_*.
 enum class Path { library, native };
 
+// How a call is issued: MPI_Neighbor_*; MPI_Ineighbor_* and MPI_Wait; or (MPI-4)
+// MPI_Neighbor_*_init, then MPI_Start and MPI_Wait twice (the receive buffer reset to its
+// sentinels in between, so the second start shows what reuse gives), then MPI_Request_free.
+enum class Form { blocking, nonblocking, persistent };
+const char* name_of(Form form);
+// Whether the MPI has the persistent neighborhood collectives.
+constexpr bool has_persistent_collectives = MPI_VERSION >= 4;
+
 // One side of a call. Per-edge arrays carry one spare entry past the degree so they are never
 // NULL at degree 0 (Open MPI 4.1 rejects NULL there, the standard allows it); the null_*
 // and in_place flags let tests pass the invalid values instead.
@@ -44,6 +52,7 @@ struct Side {
 // One call: its arguments and the buffer contents it starts from.
 struct Call {
     Collective collective = Collective::allgather;
+    Form form = Form::blocking;
     MPI_Comm comm = MPI_COMM_NULL;
     Side send, recv;
     // Send and receive regions lie apart in one buffer passed as both (legal, unlike MPI_IN_PLACE).
@@ -73,8 +82,19 @@ Call make_call(Collective collective, MPI_Comm comm, const TypeCatalog& catalog,
 struct Outcome {
     int code = MPI_SUCCESS;
     std::vector<std::byte> send_bytes, recv_bytes;
+    bool starts_disagree = false;  // persistent: the two starts left different receive buffers
 };
 Outcome run(Path path, const Call& call);
+
+// For tests that keep several operations in flight: fresh copies of call's buffers, and the
+// library's start of call on them (MPI_Ineighbor_*, or MPI_Neighbor_*_init without the start,
+// as call.form says).
+Outcome fresh_buffers(const Call& call);
+int start_library_call(const Call& call, Outcome& buffers, MPI_Request& request);
+
+// Collective: "" if buffers hold what native MPI's blocking call leaves for call (the
+// point-to-point reference where native MPI is known wrong), else what differs.
+std::string difference_from_native(const Call& call, const Outcome& buffers);
 
 // Whether the library must run the call itself (it manages the communicator) or must leave
 // it to native MPI (it does not).

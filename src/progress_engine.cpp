@@ -1,0 +1,130 @@
+#include "src/progress_engine.h"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+struct Engine {
+    std::mutex mutex;
+    std::vector<std::unique_ptr<Operation>> operations;  // in flight
+    std::atomic<std::size_t> count{0};                   // operations.size(), readable without the lock
+};
+
+Engine& engine() {
+    static Engine instance;
+    return instance;
+}
+
+// Under MPI_THREAD_MULTIPLE another thread may need an operation advanced while this one would
+// block in the MPI, so then nothing blocks while holding the engine.
+bool may_block_in_mpi() {
+    static const bool single_caller = [] {
+        int level = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&level);
+        return level != MPI_THREAD_MULTIPLE;
+    }();
+    return single_caller;
+}
+
+void account(Operation& op) {
+    nbrcomb_stats& stats = op.state->stats;
+    ++stats.calls;
+    stats.messages_sent += op.execution.traffic().messages;
+    stats.bytes_sent += op.execution.traffic().bytes;
+    stats.native_messages += op.native_messages;
+    stats.native_bytes += op.native_bytes;
+    stats.rounds += op.execution.rounds();
+}
+
+void finish(Operation& op, int err) {
+    if (err == MPI_SUCCESS) account(op);
+    if (op.on_complete) op.on_complete(err);
+    if (op.handle_released) PMPI_Request_free(&op.handle);
+}
+
+// Advances every operation without blocking and removes those that ended. Caller holds the lock.
+void progress_locked(Engine& state) {
+    std::erase_if(state.operations, [](const std::unique_ptr<Operation>& op) {
+        const int err = op->execution.advance(Advance::test);
+        if (err == MPI_SUCCESS && !op->execution.done()) return false;
+        finish(*op, err);
+        return true;
+    });
+    state.count.store(state.operations.size());
+}
+
+}  // namespace
+
+bool operations_in_flight() { return engine().count.load(std::memory_order_relaxed) != 0; }
+
+int start_operation(std::unique_ptr<Operation> op) {
+    Engine& state = engine();
+    std::lock_guard lock(state.mutex);
+    if (const int err = op->execution.advance(Advance::test); err != MPI_SUCCESS || op->execution.done()) {
+        finish(*op, err);
+        return err;
+    }
+    state.operations.push_back(std::move(op));
+    state.count.store(state.operations.size());
+    return MPI_SUCCESS;
+}
+
+int run_operation(std::unique_ptr<Operation> op) {
+    int result = MPI_SUCCESS;
+    bool ended = false;
+    op->on_complete = [&](int err) {
+        result = err;
+        ended = true;
+    };
+    Engine& state = engine();
+    {
+        std::lock_guard lock(state.mutex);
+        progress_locked(state);
+        if (state.operations.empty() && may_block_in_mpi()) {
+            finish(*op, op->execution.advance(Advance::wait));
+            return result;
+        }
+    }
+    start_operation(std::move(op));  // an error ends it at once
+    while (!ended) progress_operations();
+    return result;
+}
+
+void progress_operations() {
+    Engine& state = engine();
+    std::unique_lock lock(state.mutex, std::try_to_lock);
+    if (lock.owns_lock()) progress_locked(state);  // otherwise another thread is at it
+}
+
+bool finish_sole_operation(std::span<const MPI_Request> awaited) {
+    if (!may_block_in_mpi()) return false;
+    Engine& state = engine();
+    std::lock_guard lock(state.mutex);
+    if (state.operations.size() != 1) return false;
+    Operation& op = *state.operations.front();
+    if (op.handle == MPI_REQUEST_NULL || std::ranges::find(awaited, op.handle) == awaited.end()) return false;
+    finish(op, op.execution.advance(Advance::wait));
+    state.operations.clear();
+    state.count.store(0);
+    return true;
+}
+
+bool release_when_complete(MPI_Request request) {
+    Engine& state = engine();
+    std::lock_guard lock(state.mutex);
+    const auto it = std::ranges::find(state.operations, request, [](const auto& op) { return op->handle; });
+    if (it == state.operations.end()) return false;
+    (*it)->handle_released = true;
+    return true;
+}
+
+void drain_operations() {
+    while (operations_in_flight()) progress_operations();
+}
+
+}  // namespace nbrcomb::detail

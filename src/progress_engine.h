@@ -1,0 +1,61 @@
+// The library's operations in flight and what moves them on. A multi-round schedule posts a
+// round only once the one before has completed, so a nonblocking or persistent operation needs
+// someone to look at it: like LibNBC, every completion call the application makes (and every
+// library call) advances every operation in flight. With none in flight, a completion call
+// costs one atomic load before it goes to the MPI.
+#pragma once
+
+#include "schedule/executor.h"
+#include "src/topo_state.h"
+
+#include <functional>
+#include <memory>
+#include <span>
+
+namespace nbrcomb::detail {
+
+// One execution of a schedule for one call.
+struct Operation {
+    Operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers,
+              int first_tag)
+        : state(std::move(state)), execution(std::move(schedule), buffers, this->state->private_comm, first_tag) {}
+
+    std::shared_ptr<TopoState> state;  // the communicator's state outlives the operation
+    Execution execution;
+    // Messages and bytes native MPI sends for the call, for the statistics.
+    std::size_t native_messages = 0;
+    std::size_t native_bytes = 0;
+    // What the application waits on, MPI_REQUEST_NULL for a blocking call.
+    MPI_Request handle = MPI_REQUEST_NULL;
+    // The application freed handle before the end; it is freed once complete.
+    bool handle_released = false;
+    // Called once the execution has ended, with MPI_SUCCESS or its error.
+    std::function<void(int err)> on_complete;
+};
+
+// Whether any operation is in flight: one atomic load.
+bool operations_in_flight();
+
+// Takes op over and posts its first round; it ends in a later progress call. Returns the error
+// of posting (op has then ended, its on_complete called).
+int start_operation(std::unique_ptr<Operation> op);
+
+// Runs op to its end, advancing every other operation in flight meanwhile; returns its error.
+int run_operation(std::unique_ptr<Operation> op);
+
+// Advances every operation in flight as far as it goes without blocking.
+void progress_operations();
+
+// When the only operation in flight is one of awaited (the requests a Wait or Waitall waits
+// for), runs it to its end, blocking in the MPI rather than polling, and returns true.
+bool finish_sole_operation(std::span<const MPI_Request> awaited);
+
+// MPI_Request_free of the request of an operation in flight: freed once it is complete, since
+// MPIs differ on freeing a generalized request that is not (MPICH releases its state at once).
+// False when no operation in flight has that request.
+bool release_when_complete(MPI_Request request);
+
+// Runs every operation in flight to its end (at MPI_Finalize, for requests already freed).
+void drain_operations();
+
+}  // namespace nbrcomb::detail
