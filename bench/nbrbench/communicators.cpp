@@ -1,0 +1,64 @@
+#include "nbrbench/communicators.h"
+
+#include "halo_job/library_stats.h"
+#include "nbrbench/dissemination_barrier.h"
+
+#include <cstdio>
+
+namespace nbrcomb::bench {
+
+namespace {
+
+VariantCommunicator create(const BenchTopology& topology, const topology::Graphs& graphs, const Variant& variant,
+                           const LibrarySettings& settings, MPI_Comm world) {
+    VariantCommunicator result;
+    MPI_Info hints = variant_hints(variant, settings);
+    dissemination_barrier(world);
+    const double start = MPI_Wtime();
+    result.comm = create_communicator(topology, graphs, hints, world);
+    const double seconds = MPI_Wtime() - start;
+    MPI_Info_free(&hints);
+    MPI_Allreduce(&seconds, &result.create_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
+    const auto library = halo_job::library_stats(result.comm);
+    result.library_mode = library && library->stats ? halo_job::mode_name(library->stats->mode) : "off";
+    return result;
+}
+
+double average_out_degree(const topology::Graphs& graphs, int processes) {
+    if (graphs.empty()) return 0.0;
+    double edges = 0.0;
+    for (const auto& graph : graphs) edges += static_cast<double>(graph.destinations.size());
+    return edges / processes;
+}
+
+}  // namespace
+
+std::vector<TopologyCommunicators> create_communicators(const Options& options, bool library_loaded,
+                                                        MPI_Comm world) {
+    int rank = 0, processes = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &processes);
+    std::vector<TopologyCommunicators> result;
+    for (const BenchTopology& topology : options.topologies) {
+        if (rank == 0) std::fprintf(stderr, "nbrbench: creating the communicators of %s\n", topology.name.c_str());
+        const topology::Graphs graphs = generate_graphs(topology, processes);
+        TopologyCommunicators communicators;
+        communicators.out_degree =
+            topology.is_cartesian() ? 2.0 * topology.cartesian_dims : average_out_degree(graphs, processes);
+        for (const Variant& variant : options.variants) {
+            const bool applies = variant.is_native() || (library_loaded && !topology.is_cartesian());
+            communicators.variants.push_back(
+                applies ? create(topology, graphs, variant, options.library, world) : VariantCommunicator{});
+        }
+        result.push_back(std::move(communicators));
+    }
+    return result;
+}
+
+void free_communicators(std::vector<TopologyCommunicators>& communicators) {
+    for (auto& topology : communicators)
+        for (auto& variant : topology.variants)
+            if (variant.comm != MPI_COMM_NULL) MPI_Comm_free(&variant.comm);
+}
+
+}  // namespace nbrcomb::bench

@@ -1,0 +1,124 @@
+#include "nbrbench/csv_report.h"
+
+#include "stats/run_statistics.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+namespace nbrcomb::bench {
+
+namespace {
+
+// Builds one line; an unknown figure is an empty field.
+class CsvLine {
+public:
+    CsvLine& text(const std::string& value) {
+        separate();
+        line_ += value;
+        return *this;
+    }
+    CsvLine& integer(long long value) { return text(std::to_string(value)); }
+    CsvLine& number(double value, const char* format) {
+        char buffer[64];
+        std::snprintf(buffer, sizeof buffer, format, value);
+        return text(buffer);
+    }
+    CsvLine& empty() { return text(""); }
+    void print() const { std::printf("%s\n", line_.c_str()); }
+
+private:
+    void separate() {
+        if (started_) line_ += ',';
+        started_ = true;
+    }
+    std::string line_;
+    bool started_ = false;
+};
+
+void print_header() {
+    CsvLine header;
+    for (const char* name :
+         {"topology", "ranks", "out_degree", "collective", "form", "bytes", "variant", "k", "aware", "library_mode",
+          "intercepted", "runs", "reps", "median_us", "run_median_min_us", "run_median_max_us", "ratio_to_native",
+          "p_slower", "slower_than_native", "messages_per_call", "bytes_per_call", "message_ratio",
+          "create_seconds"})
+        header.text(name);
+    for (const LibraryColumn& column : library_columns) header.text(column.name);
+    header.text("valid").print();
+}
+
+}  // namespace
+
+std::string csv_columns_help() {
+    std::string help =
+    "Columns: topology as given; ranks; out_degree, the average over ranks; collective; form;\n"
+    "bytes per neighbor; variant; k of groups; aware (1 for the :aware variants); library_mode, the\n"
+    "mode the library runs the communicator with (off: native MPI); intercepted, the share of ranks\n"
+    "on which the library ran the calls (0 while it leaves the form native); runs; reps; median_us,\n"
+    "the median over the runs of each run's median repetition; the smallest and largest run median;\n"
+    "ratio_to_native = median_us / native median_us; p_slower, the one-sided rank-sum p-value of\n"
+    "the run medians against native; slower_than_native, 1 for p <= 0.001 and ratio >= 1.03;\n"
+    "messages_per_call and bytes_per_call, per rank (averaged over ranks), from the library's\n"
+    "counters, or native MPI's one message per out-edge; message_ratio = messages_per_call /\n"
+    "out_degree; create_seconds, the constructor on the slowest rank; then the library's figures,\n"
+    "on the slowest rank, median over runs:\n";
+    for (const LibraryColumn& column : library_columns)
+        help += std::string("  ") + column.name + ": " + column.meaning + "\n";
+    return help + "and valid: 1 if the data received match what the MPI standard prescribes, 0 if not,\n"
+                  "empty where not checked (Cartesian topologies).\n";
+}
+
+void print_csv(const Options& options, const std::vector<TopologyCommunicators>& communicators,
+               const std::vector<Experiment>& experiments, const std::vector<ExperimentRecord>& records,
+               int processes) {
+    print_header();
+    for (std::size_t e = 0; e < experiments.size(); ++e) {
+        const Experiment& experiment = experiments[e];
+        const ExperimentRecord& record = records[e];
+        const Variant& variant = options.variants[experiment.variant];
+        const TopologyCommunicators& topology = communicators[experiment.topology];
+        const VariantCommunicator& communicator = topology.variants[experiment.variant];
+        const auto [min_run, max_run] = std::ranges::minmax(record.run_medians);
+
+        CsvLine line;
+        line.text(options.topologies[experiment.topology].name).integer(processes).number(topology.out_degree, "%.4g");
+        line.text(collective_name(experiment.collective)).text(form_name(experiment.form)).integer(experiment.bytes);
+        line.text(variant.name);
+        if (variant.k > 0)
+            line.integer(variant.k);
+        else
+            line.empty();
+        line.integer(variant.aware ? 1 : 0).text(communicator.library_mode).number(record.intercepted, "%.3g");
+        line.integer(options.runs).integer(options.repetitions);
+        line.number(median(record.run_medians) * 1e6, "%.3f").number(min_run * 1e6, "%.3f");
+        line.number(max_run * 1e6, "%.3f");
+        if (experiment.native == e) {
+            line.number(1.0, "%.4f").empty().integer(0);
+        } else {
+            const Comparison comparison = compare_runs(record.run_medians, records[experiment.native].run_medians);
+            line.number(comparison.ratio, "%.4f").number(comparison.p_slower, "%.3g");
+            line.integer(comparison.slower ? 1 : 0);
+        }
+        line.number(record.messages_per_call, "%.4g").number(record.bytes_per_call, "%.6g");
+        if (topology.out_degree > 0)
+            line.number(record.messages_per_call / topology.out_degree, "%.4f");
+        else
+            line.empty();
+        line.number(communicator.create_seconds, "%.6g");
+        for (const auto& values : record.library_values) {
+            if (values.empty())
+                line.empty();
+            else
+                line.number(median(values), "%.6g");
+        }
+        if (record.valid)
+            line.integer(*record.valid ? 1 : 0);
+        else
+            line.empty();
+        line.print();
+    }
+    std::fflush(stdout);
+}
+
+}  // namespace nbrcomb::bench

@@ -1,0 +1,183 @@
+#include "nbrbench/neighbor_exchange.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+namespace nbrcomb::bench {
+
+namespace {
+
+constexpr const char* collective_names[] = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"};
+constexpr const char* form_names[] = {"blocking", "nonblocking", "persistent"};
+
+// In- and out-degree of a distributed-graph or Cartesian communicator.
+std::pair<int, int> degrees(MPI_Comm comm) {
+    int kind = MPI_UNDEFINED;
+    MPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART) {
+        int dims = 0;
+        MPI_Cartdim_get(comm, &dims);
+        return {2 * dims, 2 * dims};  // a neighbor on each side of every dimension
+    }
+    int in = 0, out = 0, weighted = 0;
+    MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    return {in, out};
+}
+
+// Never empty, so no MPI argument is a null pointer, also at degree 0.
+template <class T>
+std::vector<T> array_of(int size, T value) {
+    return std::vector<T>(static_cast<std::size_t>(std::max(size, 1)), value);
+}
+
+}  // namespace
+
+const char* collective_name(Collective collective) { return collective_names[static_cast<int>(collective)]; }
+const char* form_name(Form form) { return form_names[static_cast<int>(form)]; }
+
+std::optional<Collective> parse_collective(std::string_view text) {
+    for (const Collective collective : all_collectives)
+        if (text == collective_name(collective)) return collective;
+    return std::nullopt;
+}
+
+std::optional<Form> parse_form(std::string_view text) {
+    for (const Form form : {Form::blocking, Form::nonblocking, Form::persistent})
+        if (text == form_name(form) && (form != Form::persistent || persistent_available)) return form;
+    return std::nullopt;
+}
+
+NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes)
+    : comm_(comm), collective_(collective), form_(form), block_bytes_(block_bytes) {
+    std::tie(in_degree_, out_degree_) = degrees(comm);
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const bool gather = collective == Collective::allgather || collective == Collective::allgatherv;
+    const int send_blocks = gather ? 1 : out_degree_;
+    const auto block = static_cast<std::size_t>(block_bytes);
+    send_ = array_of<unsigned char>(send_blocks * block_bytes, 0);
+    for (int b = 0; b < send_blocks; ++b)
+        for (std::size_t j = 0; j < block; ++j)
+            send_[static_cast<std::size_t>(b) * block + j] = payload_byte(rank, b, j);
+    receive_ = array_of<unsigned char>(in_degree_ * block_bytes, 0);
+
+    send_counts_ = array_of(out_degree_, block_bytes);
+    receive_counts_ = array_of(in_degree_, block_bytes);
+    send_displs_ = array_of(out_degree_, 0);
+    receive_displs_ = array_of(in_degree_, 0);
+    send_byte_displs_ = array_of<MPI_Aint>(out_degree_, 0);
+    receive_byte_displs_ = array_of<MPI_Aint>(in_degree_, 0);
+    for (int i = 0; i < out_degree_; ++i) send_byte_displs_[i] = send_displs_[i] = i * block_bytes;
+    for (int i = 0; i < in_degree_; ++i) receive_byte_displs_[i] = receive_displs_[i] = i * block_bytes;
+    send_types_ = array_of<MPI_Datatype>(out_degree_, MPI_BYTE);
+    receive_types_ = array_of<MPI_Datatype>(in_degree_, MPI_BYTE);
+
+    if (form == Form::persistent) init_persistent();
+}
+
+NeighborExchange::~NeighborExchange() {
+    if (request_ != MPI_REQUEST_NULL) MPI_Request_free(&request_);
+}
+
+void NeighborExchange::run() {
+    switch (form_) {
+    case Form::blocking:
+        call_blocking();
+        return;
+    case Form::nonblocking:
+        start_nonblocking();
+        MPI_Wait(&request_, MPI_STATUS_IGNORE);
+        return;
+    case Form::persistent:
+        MPI_Start(&request_);
+        MPI_Wait(&request_, MPI_STATUS_IGNORE);
+        return;
+    }
+}
+
+void NeighborExchange::scramble_received() { std::ranges::fill(receive_, 0xa5); }
+
+void NeighborExchange::call_blocking() {
+    void* const r = receive_.data();
+    const void* const s = send_.data();
+    const int n = block_bytes_;
+    switch (collective_) {
+    case Collective::allgather:
+        MPI_Neighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_);
+        return;
+    case Collective::allgatherv:
+        MPI_Neighbor_allgatherv(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE, comm_);
+        return;
+    case Collective::alltoall:
+        MPI_Neighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_);
+        return;
+    case Collective::alltoallv:
+        MPI_Neighbor_alltoallv(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
+                               receive_displs_.data(), MPI_BYTE, comm_);
+        return;
+    case Collective::alltoallw:
+        MPI_Neighbor_alltoallw(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
+                               receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_);
+        return;
+    }
+}
+
+void NeighborExchange::start_nonblocking() {
+    void* const r = receive_.data();
+    const void* const s = send_.data();
+    const int n = block_bytes_;
+    switch (collective_) {
+    case Collective::allgather:
+        MPI_Ineighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, &request_);
+        return;
+    case Collective::allgatherv:
+        MPI_Ineighbor_allgatherv(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE, comm_,
+                                 &request_);
+        return;
+    case Collective::alltoall:
+        MPI_Ineighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, &request_);
+        return;
+    case Collective::alltoallv:
+        MPI_Ineighbor_alltoallv(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
+                                receive_displs_.data(), MPI_BYTE, comm_, &request_);
+        return;
+    case Collective::alltoallw:
+        MPI_Ineighbor_alltoallw(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
+                                receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_,
+                                &request_);
+        return;
+    }
+}
+
+void NeighborExchange::init_persistent() {
+#if MPI_VERSION >= 4
+    void* const r = receive_.data();
+    const void* const s = send_.data();
+    const int n = block_bytes_;
+    switch (collective_) {
+    case Collective::allgather:
+        MPI_Neighbor_allgather_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
+        return;
+    case Collective::allgatherv:
+        MPI_Neighbor_allgatherv_init(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE,
+                                     comm_, MPI_INFO_NULL, &request_);
+        return;
+    case Collective::alltoall:
+        MPI_Neighbor_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
+        return;
+    case Collective::alltoallv:
+        MPI_Neighbor_alltoallv_init(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
+                                    receive_displs_.data(), MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
+        return;
+    case Collective::alltoallw:
+        MPI_Neighbor_alltoallw_init(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
+                                    receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_,
+                                    MPI_INFO_NULL, &request_);
+        return;
+    }
+#endif
+}
+
+}  // namespace nbrcomb::bench

@@ -1,0 +1,73 @@
+// One MPI neighborhood collective with its buffers on one topology communicator, in one of its
+// forms: blocking, nonblocking (MPI_Ineighbor_* and MPI_Wait) or, with an MPI-4 library,
+// persistent (MPI_Neighbor_*_init once, then MPI_Start and MPI_Wait). Only standard MPI calls, so
+// whatever intercepts them (libnbrcomb) is measured.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace nbrcomb::bench {
+
+enum class Collective { allgather, allgatherv, alltoall, alltoallv, alltoallw };
+enum class Form { blocking, nonblocking, persistent };
+
+inline constexpr Collective all_collectives[] = {Collective::allgather, Collective::allgatherv, Collective::alltoall,
+                                                 Collective::alltoallv, Collective::alltoallw};
+inline constexpr bool persistent_available = MPI_VERSION >= 4;
+
+const char* collective_name(Collective collective);
+const char* form_name(Form form);
+std::optional<Collective> parse_collective(std::string_view text);
+std::optional<Form> parse_form(std::string_view text);
+
+// Byte `offset` of send block `block` of rank `rank`: distinct enough across ranks and blocks that a
+// block delivered to the wrong place shows.
+inline unsigned char payload_byte(int rank, int block, std::size_t offset) {
+    return static_cast<unsigned char>(rank * 167 + block * 61 + static_cast<int>(offset % 256) * 7 + 13);
+}
+
+class NeighborExchange {
+public:
+    // Every neighbor gets (and every source sends) block_bytes bytes as MPI_BYTE; the v and w
+    // forms use the same counts with explicit displacements. The send blocks hold payload_byte,
+    // so the receive buffer shows where each block came from.
+    NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes);
+    ~NeighborExchange();
+    NeighborExchange(const NeighborExchange&) = delete;
+    NeighborExchange& operator=(const NeighborExchange&) = delete;
+
+    // One collective call, complete on return.
+    void run();
+
+    // Overwrites the receive buffer, so a later comparison sees only what the next call wrote.
+    void scramble_received();
+    const std::vector<unsigned char>& received() const { return receive_; }
+
+    int out_degree() const { return out_degree_; }
+    MPI_Comm comm() const { return comm_; }
+
+private:
+    void call_blocking();
+    void start_nonblocking();
+    void init_persistent();
+
+    MPI_Comm comm_;
+    Collective collective_;
+    Form form_;
+    int block_bytes_;
+    int in_degree_ = 0;
+    int out_degree_ = 0;
+    std::vector<unsigned char> send_;
+    std::vector<unsigned char> receive_;
+    std::vector<int> send_counts_, send_displs_, receive_counts_, receive_displs_;
+    std::vector<MPI_Aint> send_byte_displs_, receive_byte_displs_;   // alltoallw
+    std::vector<MPI_Datatype> send_types_, receive_types_;           // alltoallw
+    MPI_Request request_ = MPI_REQUEST_NULL;                         // persistent: kept across calls
+};
+
+}  // namespace nbrcomb::bench

@@ -1,0 +1,195 @@
+#include "nbrbench/options.h"
+
+#include <charconv>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+
+namespace nbrcomb::bench {
+
+namespace {
+
+// What to measure when the command line does not say: the sweep of the papers' experiments that
+// fits the machine, or a small one that ends within a minute at 4 ranks.
+struct Preset {
+    std::vector<std::string> topologies, collectives, forms, variants;
+    std::vector<int> bytes;
+    int runs, repetitions, warmup;
+};
+
+const Preset full_sweep{
+    {"moore:2:1", "moore:2:2", "moore:3:1", "moore:4:1", "vonneumann:2:1", "cart:2", "er:0.05", "er:0.2", "er:0.4",
+     "er:0.8", "matrix:can_1054"},
+    {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
+    {"blocking", "nonblocking", "persistent"},
+    {"native", "direct", "pairs", "groups:2", "groups:4", "groups:8", "groups:2:aware", "groups:4:aware"},
+    {4, 16, 64, 256, 1024, 4096, 16384, 65536},
+    10,
+    50,
+    2};
+
+const Preset quick_sweep{{"moore:2:1", "er:0.8", "cart:2", "matrix:dwt_162"},
+                         {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
+                         {"blocking", "nonblocking", "persistent"},
+                         {"native", "direct", "pairs", "groups:2", "groups:2:aware"},
+                         {4, 1024, 65536},
+                         8,
+                         10,
+                         1};
+
+std::vector<std::string> split_list(std::string_view text) {
+    std::vector<std::string> items(1);
+    for (const char c : text) {
+        if (c == ',')
+            items.emplace_back();
+        else
+            items.back().push_back(c);
+    }
+    return items;
+}
+
+template <class T>
+T parse_number(std::string_view flag, std::string_view text, T minimum, T maximum) {
+    T value{};
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value < minimum || value > maximum)
+        throw std::invalid_argument(std::string(flag) + " needs an integer from " + std::to_string(minimum) + " to " +
+                                    std::to_string(maximum) + ", got '" + std::string(text) + "'");
+    return value;
+}
+
+// The command line's choices, as written; what it leaves out is empty.
+struct Requested {
+    std::vector<std::string> topologies, collectives, forms, variants, bytes;
+    std::optional<int> runs, repetitions, warmup;
+};
+
+void append(std::vector<std::string>& list, std::string_view value) {
+    for (std::string& item : split_list(value)) list.push_back(std::move(item));
+}
+
+void fill(Options& options, const Requested& requested, const Preset& preset) {
+    for (const auto& text : requested.topologies.empty() ? preset.topologies : requested.topologies)
+        options.topologies.push_back(parse_bench_topology(text));
+
+    for (const auto& text : requested.collectives.empty() ? preset.collectives : requested.collectives) {
+        const auto collective = parse_collective(text);
+        if (!collective)
+            throw std::invalid_argument("collective '" + text +
+                                        "' is none of allgather, allgatherv, alltoall, alltoallv, alltoallw");
+        options.collectives.push_back(*collective);
+    }
+
+    for (const auto& text : requested.forms.empty() ? preset.forms : requested.forms) {
+        const auto form = parse_form(text);
+        // The presets ask for persistent calls wherever the MPI library has them.
+        if (!form && text == "persistent" && requested.forms.empty()) continue;
+        if (!form)
+            throw std::invalid_argument("form '" + text + "' is none of blocking, nonblocking" +
+                                        (persistent_available ? ", persistent" : " (persistent needs MPI 4)"));
+        options.forms.push_back(*form);
+    }
+
+    // Native first: every other variant is compared with it.
+    options.variants.push_back(parse_variant("native"));
+    for (const auto& text : requested.variants.empty() ? preset.variants : requested.variants) {
+        Variant variant = parse_variant(text);
+        if (!variant.is_native()) options.variants.push_back(std::move(variant));
+    }
+
+    if (requested.bytes.empty()) options.bytes = preset.bytes;
+    for (const auto& text : requested.bytes) options.bytes.push_back(parse_number("--bytes", text, 1, 1 << 26));
+
+    options.runs = requested.runs.value_or(preset.runs);
+    options.repetitions = requested.repetitions.value_or(preset.repetitions);
+    options.warmup = requested.warmup.value_or(preset.warmup);
+}
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+    Options options;
+    Requested requested;
+    bool quick = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        if (flag == "-h" || flag == "--help") {
+            options.help = true;
+            continue;
+        }
+        if (flag == "--quick") {
+            quick = true;
+            continue;
+        }
+        if (i + 1 == argc) throw std::invalid_argument("unknown flag or missing value: " + std::string(flag));
+        const std::string_view value = argv[++i];
+        if (flag == "--topology")
+            append(requested.topologies, value);
+        else if (flag == "--collective")
+            append(requested.collectives, value);
+        else if (flag == "--form")
+            append(requested.forms, value);
+        else if (flag == "--variant")
+            append(requested.variants, value);
+        else if (flag == "--bytes")
+            append(requested.bytes, value);
+        else if (flag == "--runs")
+            requested.runs = parse_number(flag, value, 1, 100000);
+        else if (flag == "--reps")
+            requested.repetitions = parse_number(flag, value, 1, 1000000);
+        else if (flag == "--warmup")
+            requested.warmup = parse_number(flag, value, 0, 1000000);
+        else if (flag == "--theta")
+            options.library.theta = parse_number(flag, value, 1, 1 << 30);
+        else if (flag == "--node-size")
+            options.library.node_size = parse_number(flag, value, 0, 1 << 30);
+        else if (flag == "--seed")
+            options.seed = parse_number(flag, value, std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max());
+        else
+            throw std::invalid_argument("unknown flag: " + std::string(flag));
+    }
+    if (!options.help) fill(options, requested, quick ? quick_sweep : full_sweep);
+    return options;
+}
+
+std::string usage() {
+    return std::string(
+               "usage: nbrbench [--quick] [--topology SPEC,...] [--collective NAME,...] [--form NAME,...]\n"
+               "                [--bytes N,...] [--variant NAME,...] [--runs N] [--reps N] [--warmup N]\n"
+               "                [--theta T] [--node-size N] [--seed S]\n"
+               "Measures MPI neighborhood collectives natively and as libnbrcomb runs them (load it with\n"
+               "LD_PRELOAD or link it; without it only native rows are printed). Per repetition the slowest\n"
+               "rank counts, a dissemination barrier comes before each one, every run takes all experiments\n"
+               "in a new random order, outliers are dropped (Tukey's fences), and the median of the run\n"
+               "medians is compared with native MPI's by a Wilcoxon rank-sum test. List flags repeat or take\n"
+               "comma-separated values; what is not given comes from the full sweep (or the quick one).\n"
+               "  --quick        small sweep, under a minute at 4 ranks: moore:2:1 er:0.8 cart:2\n"
+               "                 matrix:dwt_162; all collectives and forms; 4 1024 65536 bytes;\n"
+               "                 direct pairs groups:2 groups:2:aware; 8 runs of 10 repetitions\n"
+               "  --topology     moore:D:R | vonneumann:D:R (periodic grid) | cart:D (MPI_Cart_create,\n"
+               "                 native only) | er:DENSITY[:SEED] | matrix:FILE (a Matrix Market file, or a\n"
+               "                 name in " NBRCOMB_MATRICES_DIR ")\n"
+               "                 (full: moore:2:1 moore:2:2 moore:3:1 moore:4:1 vonneumann:2:1 cart:2\n"
+               "                 er:0.05 er:0.2 er:0.4 er:0.8 matrix:can_1054)\n"
+               "  --collective   allgather allgatherv alltoall alltoallv alltoallw (full: all)\n"
+               "  --form         blocking nonblocking") +
+           (persistent_available ? " persistent" : "") +
+           " (full: all" + (persistent_available ? "" : "; persistent needs an MPI-4 library") +
+           ")\n"
+           "  --bytes        per neighbor and call (full: 4 16 64 256 1024 4096 16384 65536)\n"
+           "  --variant      native (always measured) | direct | pairs | auto | groups:K, and the last\n"
+           "                 three topology-aware with a suffix :aware (full: direct pairs groups:2\n"
+           "                 groups:4 groups:8 groups:2:aware groups:4:aware)\n"
+           "  --runs         passes over all experiments (full: 10; p <= 0.001 needs 8 or more)\n"
+           "  --reps         timed calls per experiment and run (full: 50)\n"
+           "  --warmup       untimed calls before them (full: 2)\n"
+           "  --theta        friendship threshold of the library variants (default 4)\n"
+           "  --node-size    ranks per emulated node of the :aware variants; 0: the real nodes\n"
+           "                 (default 2)\n"
+           "  --seed         of the random experiment order (default 1)\n"
+           "Output: CSV on standard output, one row per topology, collective, form, bytes and variant;\n"
+           "progress on standard error. Exit status 1 if a library variant received wrong data.\n";
+}
+
+}  // namespace nbrcomb::bench

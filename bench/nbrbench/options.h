@@ -1,0 +1,34 @@
+// nbrbench's command line: what to measure and how often.
+#pragma once
+
+#include "nbrbench/neighbor_exchange.h"
+#include "nbrbench/topologies.h"
+#include "nbrbench/variants.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nbrcomb::bench {
+
+struct Options {
+    std::vector<BenchTopology> topologies;
+    std::vector<Collective> collectives;
+    std::vector<Form> forms;
+    std::vector<int> bytes;           // per block: what one process sends one neighbor
+    std::vector<Variant> variants;    // the first is native, the reference of every comparison
+    int runs = 0;                     // passes over all experiments, each in a new random order
+    int repetitions = 0;              // timed calls per experiment and run
+    int warmup = 0;                   // untimed calls before them
+    LibrarySettings library;
+    std::uint64_t seed = 1;           // of the experiment order
+    bool help = false;
+};
+
+// Throws std::invalid_argument on an unknown flag or a bad value. Lists not given come from the
+// full sweep, or from the quick one with --quick.
+Options parse_options(int argc, char** argv);
+
+std::string usage();
+
+}  // namespace nbrcomb::bench

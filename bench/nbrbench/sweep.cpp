@@ -1,0 +1,104 @@
+#include "nbrbench/sweep.h"
+
+#include "halo_job/library_stats.h"
+#include "nbrbench/dissemination_barrier.h"
+#include "nbrbench/neighbor_exchange.h"
+#include "nbrbench/progress.h"
+#include "stats/run_statistics.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <random>
+
+namespace nbrcomb::bench {
+
+namespace {
+
+// Marks a library figure a rank does not have; the library manages a communicator on all of its
+// ranks or on none.
+constexpr double no_figure = std::numeric_limits<double>::lowest();
+
+std::optional<nbrcomb_stats> library_snapshot(MPI_Comm comm) {
+    const auto library = halo_job::library_stats(comm);
+    return library ? library->stats : std::nullopt;
+}
+
+// One execution of one experiment; rank 0 adds it to record.
+void execute(const Experiment& experiment, MPI_Comm comm, const Options& options, MPI_Comm control,
+             ExperimentRecord& record) {
+    NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
+    const auto before = library_snapshot(comm);
+    for (int i = 0; i < options.warmup; ++i) exchange.run();
+
+    const auto repetitions = static_cast<std::size_t>(options.repetitions);
+    // The repetitions' times, then the library's figures, all reduced to their maximum at once.
+    std::vector<double> maxima(repetitions + library_column_count, no_figure);
+    for (std::size_t i = 0; i < repetitions; ++i) {
+        dissemination_barrier(control);
+        const double start = MPI_Wtime();
+        exchange.run();
+        maxima[i] = MPI_Wtime() - start;
+    }
+    const auto after = library_snapshot(comm);
+
+    // Messages, bytes, and whether the library ran the calls: summed over the ranks.
+    double sums[3] = {static_cast<double>(exchange.out_degree()),
+                      static_cast<double>(exchange.out_degree()) * experiment.bytes, 0.0};
+    if (before && after) {
+        for (int c = 0; c < library_column_count; ++c)
+            maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
+        if (const auto calls = static_cast<double>(after->calls - before->calls); calls > 0) {
+            sums[0] = static_cast<double>(after->messages_sent - before->messages_sent) / calls;
+            sums[1] = static_cast<double>(after->bytes_sent - before->bytes_sent) / calls;
+            sums[2] = 1.0;
+        }
+    }
+
+    int rank = 0, processes = 0;
+    MPI_Comm_rank(control, &rank);
+    MPI_Comm_size(control, &processes);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : maxima.data(), maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE,
+               MPI_MAX, 0, control);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, 3, MPI_DOUBLE, MPI_SUM, 0, control);
+    if (rank != 0) return;
+
+    const std::vector<double> seconds(maxima.begin(), maxima.begin() + static_cast<std::ptrdiff_t>(repetitions));
+    record.run_medians.push_back(median(drop_outliers(seconds)));
+    for (int c = 0; c < library_column_count; ++c)
+        if (const double value = maxima[repetitions + static_cast<std::size_t>(c)]; value != no_figure)
+            record.library_values[static_cast<std::size_t>(c)].push_back(value);
+    record.messages_per_call = sums[0] / processes;
+    record.bytes_per_call = sums[1] / processes;
+    record.intercepted = sums[2] / processes;
+}
+
+}  // namespace
+
+std::vector<ExperimentRecord> run_sweep(const Options& options,
+                                        const std::vector<TopologyCommunicators>& communicators,
+                                        const std::vector<Experiment>& experiments, MPI_Comm control) {
+    int rank = 0;
+    MPI_Comm_rank(control, &rank);
+    std::vector<ExperimentRecord> records(experiments.size());
+    std::vector<std::size_t> order(experiments.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    // The same seed on every rank gives every rank the same order.
+    std::mt19937_64 random(options.seed);
+    Progress progress(options.runs, experiments.size(), rank == 0);
+    for (int run = 0; run < options.runs; ++run) {
+        std::ranges::shuffle(order, random);
+        for (std::size_t done = 0; done < order.size(); ++done) {
+            const Experiment& experiment = experiments[order[done]];
+            const MPI_Comm comm = communicators[experiment.topology].variants[experiment.variant].comm;
+            execute(experiment, comm, options, control, records[order[done]]);
+            progress.finished(run, done + 1);
+        }
+    }
+    progress.finish();
+    return records;
+}
+
+}  // namespace nbrcomb::bench

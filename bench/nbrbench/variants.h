@@ -1,0 +1,35 @@
+// The ways of running the same topology that nbrbench compares, each on its own communicator made
+// with the library's MPI_Info hints: native MPI, the library's direct schedule, pairs of friends
+// (paper 000), groups of k friends (paper 002), the library's own choice, and the last three
+// topology-aware.
+#pragma once
+
+#include <mpi.h>
+
+#include <nbrcomb/nbrcomb.h>
+
+#include <string>
+
+namespace nbrcomb::bench {
+
+struct Variant {
+    std::string name;  // native, direct, pairs, auto, groups:K, the last three with ":aware"
+    nbrcomb_mode mode = NBRCOMB_MODE_OFF;
+    int k = 0;  // group size; 0 but for groups
+    bool aware = false;
+    bool is_native() const { return mode == NBRCOMB_MODE_OFF; }
+};
+
+// Throws std::invalid_argument naming what is allowed.
+Variant parse_variant(const std::string& text);
+
+// Settings shared by every library variant.
+struct LibrarySettings {
+    int theta = 4;      // friendship threshold; 4 in both papers
+    int node_size = 2;  // ranks per emulated node of the aware variants; 0: the real nodes
+};
+
+// New hints selecting variant; the caller frees them.
+MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings);
+
+}  // namespace nbrcomb::bench
