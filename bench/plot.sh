@@ -10,6 +10,11 @@
 #   message_ratio_k.png                   messages per call relative to native against the group
 #                                         size k, per topology, topology-agnostic and -aware
 # The speedups are taken at the smallest message size in the CSV, as the papers' 4 bytes.
+# From nbrsim's CSV (recognized by its ratio_avg column) instead:
+#   message_ratio_k.png                   the same ratio against k for the groups rows, one line
+#                                         per topology (and process count), agnostic and aware
+#   message_ratio_density.png             for random graphs: the ratio against the density, one
+#                                         line per mode and k, agnostic and aware
 # Columns are found by name, so CSVs with more columns plot the same.
 set -euo pipefail
 
@@ -24,6 +29,103 @@ command -v gnuplot >/dev/null || { echo "$0: gnuplot is missing (apt-get install
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# nbrsim's CSV: message ratios of simulated processes.
+if [[ ,$(head -n 1 "$csv"), == *,ratio_avg,* ]]; then
+awk -F, -v work="$work" -v out="$out" '
+function need(name) {
+    if (!(name in col)) { print "plot.sh: the CSV has no column " name > "/dev/stderr"; failed = 1; exit 1 }
+    return col[name]
+}
+function remember(list, value) {
+    if ((list SUBSEP value) in seen) return
+    seen[list, value] = 1
+    items[list, ++count[list]] = value
+}
+# Sorts the points "x y" of series by x.
+function sort_points(series,    i, j, v, a, b) {
+    for (i = 2; i <= count[series]; ++i) {
+        v = items[series, i]; split(v, a, " ")
+        for (j = i - 1; j >= 1; --j) {
+            split(items[series, j], b, " ")
+            if (b[1] + 0 <= a[1] + 0) break
+            items[series, j + 1] = items[series, j]
+        }
+        items[series, j + 1] = v
+    }
+}
+function terminal(file, title, xlabel, ylabel) {
+    print "reset" > gp
+    print "set terminal pngcairo size 900,560 font \",10\"" > gp
+    print "set output \"" out "/" file "\"" > gp
+    print "set title \"" title "\" noenhanced" > gp
+    print "set xlabel \"" xlabel "\"" > gp
+    print "set ylabel \"" ylabel "\"" > gp
+    print "set key outside right top noenhanced" > gp
+    print "set grid ytics" > gp
+    print "set yrange [0:1.05]" > gp
+}
+# Writes one data block per series of list and returns the plot command drawing them.
+# A series and its aware twin share a color; the aware one is dashed.
+function blocks(list, data,    si, pi, name, base, colors, plot) {
+    plot = ""
+    for (si = 1; si <= count[list]; ++si) {
+        name = items[list, si]
+        base = name; sub(/, aware$/, "", base)
+        if (!((list, base) in color)) color[list, base] = ++colors
+        sort_points(list SUBSEP name)
+        for (pi = 1; pi <= count[list SUBSEP name]; ++pi) print items[list SUBSEP name, pi] > data
+        print "\n" > data
+        plot = plot (si > 1 ? ", " : "") "\"" data "\" index " si - 1 " using 1:2 with linespoints lc " \
+               color[list, base] " dt " (base == name ? 1 : 2) " title \"" name "\""
+    }
+    close(data)
+    return plot
+}
+NR == 1 {
+    for (i = 1; i <= NF; ++i) col[$i] = i
+    c_topology = need("topology"); c_processes = need("processes"); c_mode = need("mode"); c_k = need("k")
+    c_node_size = need("node_size"); c_theta = need("theta"); c_ratio = need("ratio_avg")
+    gp = work "/figures.gp"
+    next
+}
+{
+    t = $c_topology; p = $c_processes; aware = $c_node_size + 0 > 0
+    remember("processes", p); remember("thetas", $c_theta)
+    if (aware) node_size = $c_node_size
+    where = aware ? ", aware" : ""
+    if ($c_mode == "groups") {
+        name = t " P=" p where
+        remember("by_k", name); remember("by_k" SUBSEP name, $c_k " " $c_ratio)
+    }
+    if (index(t, "er:") == 1) {
+        split(t, field, ":")
+        name = ($c_mode == "pairs" ? "pairs" : "k=" $c_k) " P=" p where
+        remember("by_density", name); remember("by_density" SUBSEP name, field[2] " " $c_ratio)
+    }
+}
+END {
+    if (failed || NR < 2) exit 1
+    about = "nbrsim, theta " items["thetas", 1] (node_size ? ", aware: nodes of " node_size " ranks" : "")
+    if (count["by_k"] > 0) {
+        plot = blocks("by_k", work "/by_k.dat")
+        terminal("message_ratio_k.png", "Messages per call relative to native MPI, groups of k (" about ")",
+                 "k (friends per group)", "messages / native messages")
+        print "set xtics 1\nset offsets 0.5, 0.5, 0, 0\nplot " plot > gp
+    }
+    if (count["by_density"] > 0) {
+        plot = blocks("by_density", work "/by_density.dat")
+        terminal("message_ratio_density.png", "Messages per call relative to native MPI, random graphs (" about ")",
+                 "edge density", "messages / native messages")
+        print "set xrange [0:1]\nplot " plot > gp
+    }
+    close(gp)
+}
+' "$csv"
+gnuplot "$work/figures.gp"
+echo "$0: $(ls "$out"/*.png | wc -l) figures in $out"
+exit 0
+fi
 
 # awk writes the data of every figure into $work and the gnuplot commands that draw them.
 awk -F, -v work="$work" -v out="$out" '

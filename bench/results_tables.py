@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+"""Writes bench/RESULTS.md from the outputs of bench/run-results.sh: nbrbench's CSVs (Open MPI and
+MPICH), nbrsim's CSVs, the conditions and commands the script recorded, and the figures it kept.
+Every number in the output comes from those files. Python standard library only."""
+
+import argparse
+import csv
+import math
+import os
+import sys
+from collections import OrderedDict, defaultdict
+
+# A variant wins against native MPI when it is at least 3 % faster and the one-sided rank-sum test
+# of its run medians against native's says so at p <= 0.001; it loses when nbrbench marks it
+# slower_than_native (the same thresholds the other way); anything else is a tie.
+WIN_RATIO = 0.97
+WIN_P = 0.001
+
+
+def read_conditions(path):
+    values, failures = {}, []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "=" not in line:
+                continue
+            key, value = line.split("=", 1)
+            if key == "failure":
+                failures.append(value)
+            else:
+                values[key] = value
+    return values, failures
+
+
+def read_commands(path):
+    commands = []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if "\t" in line:
+                commands.append(tuple(line.split("\t", 1)))
+    return commands
+
+
+def read_csv(path):
+    if not path or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def number(text, default=math.nan):
+    try:
+        return float(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def fmt_us(value):
+    if math.isnan(value):
+        return "–"
+    if value >= 1000:
+        return f"{value:,.0f}"
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
+
+
+def fmt_bytes(value):
+    value = int(value)
+    if value >= 1024 and value % 1024 == 0:
+        return f"{value // 1024} KiB"
+    return f"{value} B"
+
+
+def upper_first(text):
+    return text[:1].upper() + text[1:]
+
+
+def table(header, rows, align=None):
+    align = align or ["---"] * len(header)
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def ordered(values):
+    return list(OrderedDict.fromkeys(values))
+
+
+def bytes_order(rows):
+    return sorted({int(r["bytes"]) for r in rows})
+
+
+def plural(n, word, words=None):
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+# ---- nbrbench -------------------------------------------------------------------------------------
+
+def verdict(row):
+    if row["variant"] == "native":
+        return None
+    if number(row.get("intercepted"), 0) == 0:
+        return "native"  # the library left this form to the MPI: nothing of the library measured
+    if row.get("slower_than_native") == "1":
+        return "loss"
+    ratio, p_faster = number(row["ratio_to_native"]), number(row.get("p_faster"), 1.0)
+    if ratio <= WIN_RATIO and p_faster <= WIN_P:
+        return "win"
+    return "tie"
+
+
+def key(row):
+    return (row["topology"], row["collective"], row["form"], int(row["bytes"]), row["variant"])
+
+
+def describe(rows):
+    """One line per (variant, topology) naming the collectives, forms and sizes."""
+    by = OrderedDict()
+    for r in rows:
+        by.setdefault((r["variant"], r["topology"]), []).append(r)
+    parts = []
+    for (variant, topology), group in by.items():
+        cases = OrderedDict()
+        for r in group:
+            cases.setdefault((r["collective"], r["form"]), []).append(r)
+        text = "; ".join(
+            f"{c} {f} " + "/".join(fmt_bytes(b["bytes"]) for b in sorted(g, key=lambda x: int(x["bytes"])))
+            + " (" + ", ".join(f"{number(b['ratio_to_native']):.2f}" for b in sorted(g, key=lambda x: int(x["bytes"]))) + ")"
+            for (c, f), g in cases.items())
+        parts.append(f"`{variant}` on `{topology}`: {text}")
+    return parts
+
+
+class Bench:
+    def __init__(self, name, rows):
+        self.name = name
+        self.rows = rows
+        self.library = [r for r in rows if r["variant"] != "native"]
+        for r in self.library:
+            r["_verdict"] = verdict(r)
+        self.native = {key(r)[:4]: r for r in rows if r["variant"] == "native"}
+        self.variants = ordered(r["variant"] for r in self.library)
+        self.topologies = ordered(r["topology"] for r in rows)
+        self.collectives = ordered(r["collective"] for r in rows)
+        self.forms = ordered(r["form"] for r in rows)
+        self.sizes = bytes_order(rows)
+        self.ranks = rows[0]["ranks"] if rows else "?"
+        self.runs = rows[0]["runs"] if rows else "?"
+        self.reps = rows[0]["reps"] if rows else "?"
+
+    def of(self, verdict_name):
+        return [r for r in self.library if r["_verdict"] == verdict_name]
+
+    def invalid(self):
+        return [r for r in self.rows if r.get("valid") == "0"]
+
+    def counts(self, rows=None):
+        rows = self.library if rows is None else rows
+        c = defaultdict(int)
+        for r in rows:
+            c[r["_verdict"]] += 1
+        return c
+
+    def headline(self):
+        c = self.counts()
+        total = len(self.library)
+        text = (f"**{self.name}, {self.ranks} ranks:** of {total} library experiments the library was faster "
+                f"than native MPI in {c['win']}, tied in {c['tie']} and slower in {c['loss']}")
+        if c["native"]:
+            text += f" ({c['native']} more left native by the library)"
+        return text + "."
+
+    def count_table(self, field, values, label):
+        rows = []
+        for v in values:
+            c = self.counts([r for r in self.library if str(r[field]) == str(v)])
+            rows.append([f"`{v}`" if field != "bytes" else fmt_bytes(v), c["win"], c["tie"], c["loss"]]
+                        + ([c["native"]] if any(r["_verdict"] == "native" for r in self.library) else []))
+        header = [label, "wins", "ties", "losses"]
+        if any(r["_verdict"] == "native" for r in self.library):
+            header.append("left native")
+        c = self.counts()
+        rows.append(["all", c["win"], c["tie"], c["loss"]] + ([c["native"]] if len(header) == 5 else []))
+        return table(header, rows)
+
+    def where(self, verdict_name):
+        """Short phrases saying where the verdicts fall, by variant, form and size."""
+        chosen = self.of(verdict_name)
+        if not chosen:
+            return "none"
+        phrases = []
+        for field, label in (("variant", "variant"), ("form", "form"), ("collective", "collective"),
+                             ("bytes", "size"), ("topology", "topology")):
+            values = self.variants if field == "variant" else self.forms if field == "form" else \
+                self.collectives if field == "collective" else self.sizes if field == "bytes" else self.topologies
+            parts = []
+            for v in values:
+                all_of = [r for r in self.library if str(r[field]) == str(v) and r["_verdict"] != "native"]
+                n = sum(1 for r in chosen if str(r[field]) == str(v))
+                if all_of:
+                    parts.append(f"{fmt_bytes(v) if field == 'bytes' else v} {n}/{len(all_of)}")
+            phrases.append(f"by {label}: " + ", ".join(parts))
+        return "; ".join(phrases)
+
+    def plain(self, verdict_name, noun):
+        """A sentence saying where most of the verdicts fall."""
+        chosen = self.of(verdict_name)
+        if not chosen:
+            return f"no {noun}"
+        phrases = []
+        for field, form in (("form", "in the {} form"), ("topology", "on `{}`"), ("variant", "with `{}`"),
+                            ("collective", "in `{}`"), ("bytes", "at {} per neighbor")):
+            if len({str(r[field]) for r in self.library}) < 2:
+                continue  # the sweep had one value only
+            counts = defaultdict(int)
+            for r in chosen:
+                counts[str(r[field])] += 1
+            value, n = max(counts.items(), key=lambda item: item[1])
+            text = form.format(fmt_bytes(value) if field == "bytes" else value)
+            if n == len(chosen):
+                phrases.append(f"all {text}")
+            elif n >= 0.6 * len(chosen):
+                phrases.append(f"{n} {text}")
+        return f"{len(chosen)} {noun}" + (": " + "; ".join(phrases) if phrases else ", spread out")
+
+    def form_cost(self):
+        """Geometric mean over topologies, collectives and sizes of each form's latency relative to
+        the blocking form, natively and for the direct variant."""
+        if "blocking" not in self.forms:
+            return []
+        lines = []
+        for variant in ["native", "direct"]:
+            if variant != "native" and variant not in self.variants:
+                continue
+            for f in self.forms:
+                if f == "blocking":
+                    continue
+                logs = []
+                for t in self.topologies:
+                    for c in self.collectives:
+                        for b in self.sizes:
+                            x = next((r for r in self.rows if key(r) == (t, c, f, b, variant)), None)
+                            y = next((r for r in self.rows if key(r) == (t, c, "blocking", b, variant)), None)
+                            if x and y and number(x["median_us"]) > 0 and number(y["median_us"]) > 0:
+                                logs.append(math.log(number(x["median_us"]) / number(y["median_us"])))
+                if logs:
+                    lines.append((variant, f, math.exp(sum(logs) / len(logs)), len(logs)))
+        return lines
+
+    def places(self, verdict_name):
+        """Where the verdicts fall, by variant and topology, most first."""
+        counts = defaultdict(int)
+        for r in self.of(verdict_name):
+            counts[(r["variant"], r["topology"])] += 1
+        totals = defaultdict(int)
+        for r in self.library:
+            totals[(r["variant"], r["topology"])] += 1
+        ranked = sorted(counts.items(), key=lambda item: -item[1])
+        return ", ".join(f"`{v}` on `{t}` ({n} of {totals[(v, t)]})" for (v, t), n in ranked)
+
+    def combined(self):
+        """Per variant, the topologies on which it sent more bytes than native MPI at some size:
+        blocks travelled through a friend, so it combined."""
+        found = OrderedDict()
+        for r in self.library:
+            n = self.native.get(key(r)[:4])
+            if n is None or number(r.get("intercepted"), 0) == 0:
+                continue
+            if number(r["bytes_per_call"]) > number(n["bytes_per_call"]) * 1.0001:
+                found.setdefault(r["variant"], []).append(r["topology"])
+        return OrderedDict((v, ordered(ts)) for v, ts in found.items())
+
+    def traffic_table(self):
+        """Messages and bytes per call and rank, and setup times, per topology and variant."""
+        collective = "alltoallv" if "alltoallv" in self.collectives else self.collectives[0]
+        form = "blocking" if "blocking" in self.forms else self.forms[0]
+        size = 1024 if 1024 in self.sizes else self.sizes[len(self.sizes) // 2]
+        out = []
+        for t in self.topologies:
+            native = self.native.get((t, collective, form, size))
+            for v in ["native"] + self.variants:
+                r = next((x for x in self.rows if key(x) == (t, collective, form, size, v)), None)
+                if r is None:
+                    continue
+                nb = number(native["bytes_per_call"]) if native else math.nan
+                bytes_ratio = number(r["bytes_per_call"]) / nb if nb and nb > 0 else math.nan
+                pattern = number(r.get("pattern_seconds"))
+                out.append([f"`{t}`", f"`{v}`", r["library_mode"], r["out_degree"], r["messages_per_call"],
+                            r["message_ratio"] or "–", f"{bytes_ratio:.3f}" if not math.isnan(bytes_ratio) else "–",
+                            f"{number(r['create_seconds']) * 1e6:.0f}",
+                            f"{pattern * 1e6:.0f}" if not math.isnan(pattern) else "–"])
+        return collective, form, size, table(
+            ["topology", "variant", "mode run", "out-degree", "messages/call", "message ratio", "bytes vs native",
+             "create (us)", "Phase 1 (us)"], out)
+
+    def latency_tables(self):
+        parts = []
+        for c in self.collectives:
+            for f in self.forms:
+                rows = []
+                for t in self.topologies:
+                    for b in self.sizes:
+                        native = self.native.get((t, c, f, b))
+                        if native is None:
+                            continue
+                        line = [f"`{t}`", fmt_bytes(b), fmt_us(number(native["median_us"]))]
+                        for v in self.variants:
+                            r = next((x for x in self.library if key(x) == (t, c, f, b, v)), None)
+                            if r is None:
+                                line.append("–")
+                                continue
+                            mark = {"win": " W", "loss": " L", "tie": "", "native": " n"}[r["_verdict"]]
+                            line.append(f"{number(r['ratio_to_native']):.2f}{mark}")
+                        rows.append(line)
+                if rows:
+                    parts.append(f"**MPI_Neighbor_{c}, {f}** — native median in microseconds, the variants as "
+                                 f"latency relative to it\n\n"
+                                 + table(["topology", "bytes", "native (us)"] + [f"`{v}`" for v in self.variants],
+                                         rows, ["---", "--:", "--:"] + ["--:"] * len(self.variants)))
+        return parts
+
+
+def bench_section(bench, label, figures, figure_dir_rel):
+    out = [bench.headline(), ""]
+    out.append("Counts of wins, ties and losses:\n")
+    out.append(bench.count_table("variant", bench.variants, "variant") + "\n")
+    out.append(bench.count_table("form", bench.forms, "form") + "\n")
+    out.append(bench.count_table("bytes", bench.sizes, "bytes per neighbor") + "\n")
+    collective, form, size, traffic = bench.traffic_table()
+    out.append(f"Traffic per call and rank (`{collective}`, {form}, {fmt_bytes(size)} per neighbor; messages "
+               f"and bytes from the library's counters, native MPI's one message per out-edge where the library "
+               f"does not run the call; *create* is `MPI_Dist_graph_create_adjacent` on the slowest rank, "
+               f"*Phase 1* the library's pattern building inside it, medians over the runs):\n")
+    out.append(traffic + "\n")
+    for fig, caption in figures:
+        out.append(f"![{caption}]({figure_dir_rel}{fig})\n")
+    out.append("Latency: W = win, L = loss (see the criteria above), no mark = tie.\n")
+    out.extend(p + "\n" for p in bench.latency_tables())
+    wins, losses = bench.of("win"), bench.of("loss")
+    out.append(f"<details><summary>All {plural(len(wins), 'win')} (latency relative to native in "
+               f"parentheses)</summary>\n")
+    out.extend([f"- {line}" for line in describe(wins)] or ["None."])
+    out.append("\n</details>\n")
+    out.append(f"<details><summary>All {plural(len(losses), 'loss', 'losses')}</summary>\n")
+    out.extend([f"- {line}" for line in describe(losses)] or ["None."])
+    out.append("\n</details>\n")
+    return out
+
+
+# ---- nbrsim ---------------------------------------------------------------------------------------
+
+def sim_label(row):
+    aware = int(row["node_size"]) > 0
+    base = "pairs" if row["mode"] == "pairs" else f"k={row['k']}"
+    return ("aware " if aware else "") + base
+
+
+def sim_sections(rows, title_param):
+    """The ratio pivot and the full table for one family of nbrsim rows."""
+    out = []
+    if not rows:
+        return ["No rows (the simulation did not run)."]
+    topologies = ordered(r["topology"] for r in rows)
+    processes = ordered(r["processes"] for r in rows)
+    labels = ordered(sim_label(r) for r in rows)
+    # pairs before groups, agnostic before aware
+    labels.sort(key=lambda l: (l.startswith("aware"), l.split()[-1] != "pairs", l))
+    pivot = []
+    for t in topologies:
+        for p in processes:
+            sub = [r for r in rows if r["topology"] == t and r["processes"] == p]
+            if not sub:
+                continue
+            native = sub[0]
+            line = [f"`{t}`", p, f"{number(native['native_msgs_avg']):.1f}"]
+            best = min(sub, key=lambda r: number(r["ratio_avg"]))
+            for l in labels:
+                r = next((x for x in sub if sim_label(x) == l), None)
+                if r is None:
+                    line.append("–")
+                else:
+                    cell = f"{number(r['ratio_avg']):.3f}"
+                    line.append(f"**{cell}**" if r is best and number(r["ratio_avg"]) < 1 else cell)
+            pivot.append(line)
+    out.append("Message ratio (sum over processes of the messages one call sends, relative to native MPI; "
+               "**bold**: the best setting for the topology):\n")
+    out.append(table(["topology", "processes", "native msgs/process"] + labels, pivot,
+                     ["---", "--:", "--:"] + ["--:"] * len(labels)) + "\n")
+    full = []
+    rank = {l: i for i, l in enumerate(labels)}
+    place = {t: i for i, t in enumerate(topologies)}
+    for r in sorted(rows, key=lambda r: (place[r["topology"]], int(r["processes"]), rank[sim_label(r)])):
+        full.append([f"`{r['topology']}`", r["processes"], sim_label(r),
+                     f"{number(r['native_msgs_avg']):.1f} / {r['native_msgs_max']}",
+                     f"{number(r['msgs_avg']):.1f} / {r['msgs_max']}", f"{number(r['ratio_avg']):.3f}",
+                     f"{r['iterations_max']} / {r['matching_rounds_max']}",
+                     f"{number(r['hyperedges_avg']):.1f}", f"{number(r['hyperedges_dropped_avg']):.0f}",
+                     f"{number(r['phase1_msgs_avg']):.0f}", f"{number(r['seconds']):.1f}"])
+    out.append("Every setting (messages per call per process as average / maximum over the processes; *rounds*: "
+               "Phase 1 iterations (Alg. 1) / matching rounds, the most any process took; *hyperedges*: "
+               "candidate groups per process at the start, after the cap and confirmation (pairs mode: friends); "
+               "*dropped*: candidates the cap discarded per process; *Phase 1 msgs*: messages Phase 1 sent per "
+               "process; *sim s*: Phase 1 of all processes in the simulator, one core):\n")
+    out.append(table(["topology", "P", "setting", "native msgs avg / max", "msgs avg / max", "ratio", "rounds",
+                      "hyperedges", "dropped", "Phase 1 msgs", "sim s"], full,
+                     ["---", "--:", "---", "--:", "--:", "--:", "--:", "--:", "--:", "--:", "--:"]) + "\n")
+    return out
+
+
+def sim_findings(rows):
+    """One sentence per topology: the pairs ratio and the best setting."""
+    lines = []
+    for t in ordered(r["topology"] for r in rows):
+        for p in ordered(r["processes"] for r in rows if r["topology"] == t):
+            sub = [r for r in rows if r["topology"] == t and r["processes"] == p]
+            best = min(sub, key=lambda r: number(r["ratio_avg"]))
+            pairs = next((r for r in sub if r["mode"] == "pairs" and int(r["node_size"]) == 0), None)
+            native = number(sub[0]["native_msgs_avg"])
+            text = f"`{t}`, {p} processes, {native:.1f} messages per process and call natively: "
+            if pairs is not None:
+                text += f"pairs {number(pairs['ratio_avg']):.3f}; "
+            if number(best["ratio_avg"]) < 1:
+                saved = 1 - number(best["ratio_avg"])
+                text += (f"best {sim_label(best)}, {number(best['ratio_avg']):.3f} "
+                         f"({saved:.0%} fewer messages; {number(best['msgs_avg']):.1f} per process on average, "
+                         f"at most {best['msgs_max']})")
+            else:
+                text += "no setting combines anything"
+            lines.append(text)
+    return lines
+
+
+# ---- the document ---------------------------------------------------------------------------------
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--conditions", required=True)
+    parser.add_argument("--commands", required=True)
+    parser.add_argument("--openmpi", required=True)
+    parser.add_argument("--mpich")
+    parser.add_argument("--sim-moore", required=True)
+    parser.add_argument("--sim-er", required=True)
+    parser.add_argument("--figures", nargs="*", default=[])
+    parser.add_argument("--figures-dir", required=True)
+    parser.add_argument("--output", required=True)
+    args = parser.parse_args()
+
+    cond, failures = read_conditions(args.conditions)
+    commands = read_commands(args.commands)
+    ompi = Bench("Open MPI", read_csv(args.openmpi))
+    mpich = Bench("MPICH", read_csv(args.mpich)) if args.mpich else None
+    sim_moore, sim_er = read_csv(args.sim_moore), read_csv(args.sim_er)
+    figure_dir_rel = os.path.relpath(args.figures_dir, os.path.dirname(os.path.abspath(args.output)) or ".")
+    figure_dir_rel = "" if figure_dir_rel == "." else figure_dir_rel.rstrip("/") + "/"
+    figures = set(args.figures)
+    csv_rel = figure_dir_rel
+
+    def fig(name, caption):
+        return [(name, caption)] if name in figures else []
+
+    def theta_of(label):
+        for l, c in commands:
+            if l == label and "--theta" in c.split():
+                words = c.split()
+                return words[words.index("--theta") + 1]
+        return "4"
+
+    cores = int(cond.get("cores", "0") or 0)
+    out = []
+    out.append("# Results\n")
+    out.append(f"Generated by `bench/run-results.sh` on {cond.get('date', '?')} from the runs it lists at the end; "
+               f"every number below is read from the CSV files in `{csv_rel or './'}` by `bench/results_tables.py`. "
+               "Do not edit this file: rerun the script. Message counts are deterministic (topology and settings "
+               "only); times depend on the machine and its load, recorded under *Conditions*.\n")
+    if cond.get("quick") == "1":
+        out.append("**This is a short trial run (`QUICK=1`): small sweeps, few repetitions, small simulations.**\n")
+    if failures:
+        out.append("**Failures in this run:**\n")
+        out.extend(f"- {f}" for f in failures)
+        out.append("")
+
+    # -- Summary
+    out.append("## Summary\n")
+    out.append(f"A library variant **wins** against native MPI where its median latency is at most {WIN_RATIO} of "
+               f"native's and a one-sided Wilcoxon rank-sum test of its run medians against native's gives "
+               f"p ≤ {WIN_P} (`p_faster`); it **loses** where nbrbench marks it `slower_than_native` "
+               "(p ≤ 0.001 the other way and a ratio of at least 1.03); everything else is a **tie**.\n")
+    for bench in [ompi] + ([mpich] if mpich else []):
+        if not bench.rows:
+            out.append(f"- **{bench.name}:** no data (the run failed).")
+            continue
+        out.append(f"- {bench.headline()}")
+        out.append(f"  - In short: {bench.plain('win', 'wins')}. {upper_first(bench.plain('loss', 'losses'))}.")
+        costs = bench.form_cost()
+        if costs:
+            out.append("  - Latency of each form relative to the blocking form (geometric mean over topologies, "
+                       "collectives and sizes): " + "; ".join(
+                           f"{'native MPI' if v == 'native' else '`' + v + '`'} {f} {g:.2f}" for v, f, g, n in costs)
+                       + ".")
+        for name, label in (("win", "Wins"), ("loss", "Losses")):
+            if not bench.of(name):
+                out.append(f"  - {label}: none.")
+                continue
+            out.append(f"  - {label} on: {bench.places(name)}.")
+            out.append(f"  - {label} counted {bench.where(name)}.")
+        bad = bench.invalid()
+        lib_bad = [r for r in bad if r["variant"] != "native"]
+        if lib_bad:
+            out.append(f"  - **{len(lib_bad)} library experiments received wrong data (`valid` = 0).**")
+        native_bad = [r for r in bad if r["variant"] == "native"]
+        if native_bad:
+            out.append(f"  - Native MPI itself delivered data other than the standard prescribes in "
+                       f"{len(native_bad)} experiments (known MPI bugs, see `bench/nbrbench/README.md`).")
+    if sim_moore or sim_er:
+        out.append("- **At scale (simulated processes, `nbrsim`), messages per collective call relative to native "
+                   "MPI:**")
+        out.extend(f"  - {line}." for line in sim_findings(sim_moore + sim_er))
+    out.append("")
+    ompi_np = cond.get("ompi_np", ompi.ranks)
+    out.append(f"What the small runs can and cannot show: on {ompi_np} ranks two processes share at most "
+               f"{int(ompi_np) - 2 if str(ompi_np).isdigit() else 'P − 2'} out-neighbors, so combining cannot send "
+               "fewer messages than native MPI there (a pair with m common neighbors sends 2 + m messages "
+               "instead of 2m, a group of k needs m > k); the library variants measure its overhead, and the "
+               "messages it saves without combining (self-loops become local copies). The message savings of "
+               "combining appear at scale, which the simulator measures.")
+    for bench in [ompi] + ([mpich] if mpich else []):
+        if not bench.rows:
+            continue
+        done = bench.combined()
+        if done:
+            out.append(f"In the {bench.name} run, " + "; ".join(
+                f"`{v}` combined on {', '.join(f'`{t}`' for t in ts)}" for v, ts in done.items())
+                + " (more bytes per call than native MPI: blocks travel through a friend); the other variants "
+                  "and topologies ran without combining.")
+        else:
+            out.append(f"In the {bench.name} run no variant combined messages.")
+    out.append("")
+
+    # -- Conditions
+    out.append("## Conditions\n")
+    rows = [
+        ["date", cond.get("date", "?")],
+        ["machine", f"{cond.get('cpu', '?')}, {cores} cores (`nproc`), {cond.get('memory', '?')}"],
+        ["system", cond.get("os", "?")],
+        ["compiler, build", f"{cond.get('compiler', '?')}, CMake {cond.get('build_type', '?')}"],
+        ["source", f"commit `{cond.get('git_commit', '?')}` ({cond.get('git_subject', '')})"
+                   + (f", built with {cond.get('git_changed')} tracked files changed and "
+                      f"{cond.get('git_untracked', '0')} untracked files in the working tree"
+                      if cond.get("git_changed", "0") != "0" else ", clean working tree")],
+        ["Open MPI", f"{cond.get('openmpi', '?')}; {ompi_np} ranks on {cores} cores "
+                     f"({'oversubscribed, `--oversubscribe`, ' + format(int(ompi_np) / cores, '.0f') + ' ranks per core' if cores and int(ompi_np) > cores else 'one rank per core or fewer'}); "
+                     f"Θ = {theta_of('nbrbench-openmpi')} for the library variants, emulated nodes of 2 ranks for `:aware`"],
+    ]
+    if mpich:
+        mnp = cond.get("mpich_np", mpich.ranks)
+        rows.append(["MPICH", f"{cond.get('mpich_version', '?')}; {mnp} ranks on {cores} cores "
+                              f"({'oversubscribed' if cores and int(mnp) > cores else 'not oversubscribed'}); "
+                              f"Θ = {theta_of('nbrbench-mpich')}"])
+    else:
+        rows.append(["MPICH", "not run (no MPICH, or `NO_MPICH=1`)"])
+    sims = sim_moore + sim_er
+    if sims:
+        rows.append(["nbrsim", f"Θ = {sims[0]['theta']}, the default cap of candidate groups; aware: nodes of "
+                               f"{max(int(r['node_size']) for r in sims)} consecutive ranks; every pattern checked "
+                               "(`--check`)"])
+    loads = [f"start {cond.get('load_start', '?')}"]
+    for label, _ in commands:
+        if f"{label}.load_before" in cond:
+            loads.append(f"{label} {cond[label + '.load_before']} → {cond[label + '.load_after']} "
+                         f"({number(cond.get(label + '.seconds')):.0f} s)")
+    loads.append(f"end {cond.get('load_end', '?')}")
+    rows.append(["load average (1, 5, 15 min) before → after each run, and its duration", "<br>".join(loads)])
+    rows.append(["whole script", f"{cond.get('script_seconds', '?')} s, builds included"])
+    out.append(table(["", ""], rows) + "\n")
+    if cores and any(number(cond.get(k, "0").split()[0] if cond.get(k) else 0, 0) > cores
+                     for k in [c for c in cond if c.endswith(".load_before")]):
+        out.append(f"The load average exceeded the {cores} cores during some runs: other work shared the machine, "
+                   "and the times carry that noise (the interleaved order spreads it over native MPI and the "
+                   "variants alike).\n")
+
+    # -- Open MPI
+    out.append(f"## Open MPI, {ompi.ranks} ranks (`nbrbench`)\n")
+    if ompi.rows:
+        out.append(f"One job measures native MPI and every variant, each on its own communicator of the same topology, "
+                   f"interleaved in a new random order in each of {ompi.runs} runs of {ompi.reps} timed repetitions "
+                   "(each after a dissemination barrier; a repetition's time is the slowest rank's); per run the "
+                   "median after Tukey's fences, and the median of the run medians is reported. Variants: `direct` "
+                   "is the library's one-message-per-edge schedule (no Phase 1), `pairs` combines with pairs of "
+                   "friends, `groups:K` with groups of K, `:aware` only within (emulated) nodes. The library variants "
+                   f"run with Θ = {theta_of('nbrbench-openmpi')}"
+                   + (f": with the default Θ = 4 no two of {ompi.ranks} processes could be friends.\n"
+                      if str(ompi.ranks).isdigit() and int(ompi.ranks) - 2 < 4 else ".\n"))
+        out.extend(bench_section(
+            ompi, "openmpi",
+            fig("openmpi-latency-moore_2_2-alltoallv-nonblocking.png",
+                "Open MPI: MPI_Ineighbor_alltoallv latency on moore:2:2")
+            + fig("openmpi-latency-dwt_162-alltoallv-blocking.png",
+                  "Open MPI: MPI_Neighbor_alltoallv latency on matrix:dwt_162, blocking"),
+            figure_dir_rel))
+    else:
+        out.append("No data: the run failed (see the failures above).\n")
+
+    # -- MPICH
+    if mpich:
+        out.append(f"## MPICH, {mpich.ranks} ranks (`nbrbench`, with the persistent form)\n")
+        if mpich.rows:
+            out.append("The same method with MPICH, whose MPI-4 `MPI_Neighbor_*_init` lets the persistent form run "
+                       "(the library builds the schedule once per request and reruns it on every `MPI_Start`). "
+                       "MPICH busy-polls, so it runs one rank per core.\n")
+            out.extend(bench_section(
+                mpich, "mpich",
+                fig("mpich-latency-moore_2_2-alltoallv-persistent.png",
+                    "MPICH: persistent MPI_Neighbor_alltoallv_init latency on moore:2:2"),
+                figure_dir_rel))
+        else:
+            out.append("No data: the run failed (see the failures above).\n")
+
+    # -- nbrsim
+    out.append("## At scale: Phase 1 on simulated processes (`nbrsim`)\n")
+    out.append("`build/bin/nbrsim` runs the library's pattern algorithms — Phase 1, the distributed friend search "
+               "and matching, unchanged — for every process of a topology inside one process, and counts what one "
+               "neighborhood collective call then sends; `--check` proves for every pattern that each edge is "
+               "delivered exactly once, that group members agree and that no process sends more than natively. "
+               "This is the at-scale figure a 2-core machine can give honestly: message counts, not times. "
+               "*pairs*: paper 000's pairs; *k=K*: groups of K (paper 002); *aware*: friends only within nodes of "
+               "consecutive ranks.\n")
+    out.append("### Moore neighborhoods\n")
+    out.extend(sim_sections(sim_moore, "moore"))
+    out.extend(f"![{c}]({figure_dir_rel}{n})\n" for n, c in
+               fig("nbrsim-moore-message-ratio-k.png", "nbrsim: message ratio against k on the Moore grids"))
+    out.append("### Random graphs (Erdős–Rényi)\n")
+    out.extend(sim_sections(sim_er, "er"))
+    out.extend(f"![{c}]({figure_dir_rel}{n})\n" for n, c in
+               fig("nbrsim-er-message-ratio-density.png", "nbrsim: message ratio against density, random graphs"))
+    out.append("Topology-agnostic groups of k ≥ 3 on dense random graphs are left out: there nearly every process "
+               "is a friend of every other, and Phase 1 in the simulator takes minutes per setting.\n")
+
+    # -- Commands
+    out.append("## How these numbers were made\n")
+    out.append("`bench/run-results.sh` ran, from the repository's root"
+               + (" (as root, with `OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1`)"
+                  if cond.get("root") == "1" else "")
+               + ", after building `build/` (Open MPI) and `build-results-mpich/` (MPICH):\n")
+    out.append("```sh")
+    previous = None
+    for label, command in commands:
+        if label != previous:
+            out.append(f"# {label}")
+        previous = label
+        out.append(command)
+    out.append("```\n")
+    out.append("The CSV files keep every column (`nbrbench --help` and `nbrsim --help` explain them); "
+               "`bench/plot.sh CSV DIR` draws all figures a CSV allows, of which the script keeps the ones above.\n")
+
+    text = "\n".join(out).rstrip() + "\n"
+    with open(args.output, "w") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

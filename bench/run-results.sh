@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# Regenerates bench/RESULTS.md and the evidence behind it in bench/results/, from runs on this
+# machine and nothing else:
+#   1. builds nbrcomb, nbrbench and nbrsim into build/ (Open MPI, the default MPI) and nbrcomb and
+#      nbrbench into build-results-mpich/ (MPICH); both are incremental;
+#   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job;
+#   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
+#   4. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
+#      1024), every pattern checked;
+#   5. bench/plot.sh: a few PNG figures into bench/results/;
+#   6. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands.
+#
+#   bench/run-results.sh                   the full run: about 2 minutes of nbrbench on a quiet
+#                                          2-core machine, then 10 of simulations (one core)
+#   QUICK=1 bench/run-results.sh           a short trial of the whole pipeline; it writes into
+#                                          build/results-quick/ (RESULTS.md there too)
+#   OUT=DIR bench/run-results.sh           CSVs, figures and RESULTS.md into DIR instead
+#   BUILD=DIR, MPICH_BUILD=DIR             the build directories (default build/, build-results-mpich/)
+#   NO_MPICH=1                             skip the MPICH part (RESULTS.md says so)
+#
+# Exits non-zero if a build fails, if the library delivered wrong data (nbrbench valid = 0), if a
+# simulated pattern failed its check, or if a run failed; RESULTS.md is still written in the last
+# three cases and says what failed.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+script_start=$(date +%s)
+
+quick=${QUICK:-0}
+build=${BUILD:-build}
+mpich_build=${MPICH_BUILD:-build-results-mpich}
+if [[ $quick == 1 ]]; then
+  out=${OUT:-$build/results-quick}
+  results_md=$out/RESULTS.md
+else
+  out=${OUT:-bench/results}
+  results_md=${OUT:+$out/RESULTS.md}
+  results_md=${results_md:-bench/RESULTS.md}
+fi
+logs=$build/results-logs
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out" "$logs"
+# Figures from an earlier run would otherwise stay beside the new ones.
+rm -f "$out"/*.png "$out"/*.csv
+
+if [[ $(id -u) -eq 0 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+# ---- The sweeps -----------------------------------------------------------------------------
+# Open MPI: 4 ranks on the 2 cores (oversubscribed). Two processes share at most P - 2 = 2
+# out-neighbors there, so theta = 1 lets the pairs mode combine at all; groups of k need more
+# than k common neighbors and do not form below 5 ranks.
+ompi_np=4
+ompi_args=(--topology moore:2:1,moore:2:2,er:0.8,matrix:dwt_162 --collective alltoallv,allgather,alltoall
+           --form blocking,nonblocking --bytes 4,64,1024,16384,65536
+           --variant direct,pairs,groups:2,groups:2:aware --runs 20 --reps 100 --warmup 2 --theta 1)
+# MPICH: 2 ranks, one per core (MPICH busy-polls; oversubscribed it measures the scheduler).
+mpich_np=2
+mpich_args=(--topology moore:2:1,moore:2:2,matrix:dwt_162 --collective alltoallv,allgather
+            --form blocking,nonblocking,persistent --bytes 4,64,1024,16384,65536
+            --variant direct,pairs,groups:2 --runs 20 --reps 50 --warmup 2 --theta 1)
+# nbrsim: the topologies of papers 000 and 002 at scale.
+moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:2:3 --topology moore:3:1 --processes 4096)
+er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --topology er:0.8 --processes 1024)
+groups=(--mode groups --k 2 --k 3 --k 4)
+aware=(--node-size 32)
+if [[ $quick == 1 ]]; then
+  ompi_args=(--topology moore:2:2,matrix:dwt_162 --collective alltoallv --form blocking,nonblocking --bytes 4,1024,65536
+             --variant direct,pairs,groups:2,groups:2:aware --runs 8 --reps 5 --warmup 1 --theta 1)
+  mpich_args=(--topology moore:2:2 --collective alltoallv --form blocking,nonblocking,persistent --bytes 4,65536
+              --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
+  moore=(--topology moore:2:1 --topology moore:2:2 --processes 1024)
+  er=(--topology er:0.05 --topology er:0.4 --processes 256)
+  groups=(--mode groups --k 2 --k 3)
+  aware=(--node-size 16)
+fi
+
+# ---- Records for RESULTS.md -----------------------------------------------------------------
+conditions=$work/conditions
+commands=$work/commands
+: >"$conditions"
+: >"$commands"
+note() { printf '%s=%s\n' "$1" "$2" >>"$conditions"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# The command as one would type it: words quoted only where the shell needs it.
+quoted() {
+  local word line=""
+  for word in "$@"; do
+    [[ $word =~ ^[A-Za-z0-9_./:,=+@%-]+$ ]] || word=$(printf '%q' "$word")
+    line+="${line:+ }$word"
+  done
+  echo "$line"
+}
+failures=()
+
+# run LABEL OUTPUT SHOWN TIMEOUT COMMAND...: runs the command with its standard output into OUTPUT
+# and its standard error into the log, and records the command (with "SHOWN" after it), its time,
+# the load and its exit status.
+run() {
+  local label=$1 output=$2 shown=$3 limit=$4 status=0 start end
+  shift 4
+  printf '%s\t%s %s\n' "$label" "$(quoted "$@")" "$shown" >>"$commands"
+  note "$label.load_before" "$(load)"
+  echo "run-results.sh: $label: $(quoted "$@") $shown (log: $logs/$label.log)" >&2
+  start=$(date +%s.%N)
+  timeout "$limit" "$@" >"$output" 2>"$logs/$label.log" || status=$?
+  end=$(date +%s.%N)
+  note "$label.seconds" "$(echo "$end - $start" | bc)"
+  note "$label.load_after" "$(load)"
+  note "$label.status" "$status"
+  if [[ $status -ne 0 ]]; then
+    failures+=("$label (exit status $status, see $logs/$label.log)")
+    tail -n 20 "$logs/$label.log" >&2
+  fi
+}
+
+# ---- 1. Build ---------------------------------------------------------------------------------
+build_dir() {  # DIR LOG CMAKE_ARGS... -- TARGETS...
+  local dir=$1 log=$2 configure=() targets=()
+  shift 2
+  while [[ $# -gt 0 && $1 != -- ]]; do configure+=("$1"); shift; done
+  shift
+  targets=("$@")
+  echo "run-results.sh: building ${targets[*]} in $dir (log: $log)" >&2
+  if ! { cmake -S . -B "$dir" "${configure[@]}" && cmake --build "$dir" -j2 --target "${targets[@]}"; } >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "run-results.sh: the build in $dir failed, see $log" >&2
+    exit 1
+  fi
+}
+note quick "$quick"
+note root "$([[ $(id -u) -eq 0 ]] && echo 1 || echo 0)"
+note date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+note load_start "$(load)"
+build_dir "$build" "$logs/build.log" -- nbrcomb nbrbench nbrsim
+cache() { sed -n "s/^$1:[A-Z]*=//p" "$2/CMakeCache.txt"; }
+if [[ $(cache NBRCOMB_MPI_IS_OPEN_MPI "$build") != 1 ]]; then
+  echo "run-results.sh: $build is not built with Open MPI; point BUILD at a build that is" >&2
+  exit 1
+fi
+mpich=1
+if [[ ${NO_MPICH:-0} == 1 ]] || ! command -v mpicc.mpich >/dev/null || ! command -v mpiexec.mpich >/dev/null; then
+  mpich=0
+else
+  build_dir "$mpich_build" "$logs/build-mpich.log" -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
+    -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DNBRCOMB_BUILD_TESTS=OFF -DNBRCOMB_BUILD_BENCH=ON \
+    -- nbrcomb nbrbench
+fi
+note mpich "$mpich"
+
+# The conditions.
+note git_commit "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
+note git_subject "$(git log -1 --format=%s 2>/dev/null || true)"
+note git_changed "$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)"
+note git_untracked "$(git status --porcelain 2>/dev/null | grep -c '^??' || true)"
+note os "$(. /etc/os-release && echo "$PRETTY_NAME") (Debian $(cat /etc/debian_version 2>/dev/null)), Linux $(uname -r)"
+note cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+note cores "$(nproc)"
+note memory "$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)"
+note compiler "$(c++ --version | head -n 1)"
+note build_type "$(cache CMAKE_BUILD_TYPE "$build")"
+note openmpi "$(mpirun --version 2>&1 | head -n 1)"
+note ompi_np "$ompi_np"
+if [[ $mpich == 1 ]]; then
+  note mpich_version "MPICH $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:[[:space:]]*//p') ($(mpichversion 2>/dev/null | sed -n 's/^MPICH Device:[[:space:]]*//p'); Hydra $(mpiexec.mpich --version | sed -n 's/^[[:space:]]*Version:[[:space:]]*//p' | head -n 1))"
+  note mpich_np "$mpich_np"
+fi
+
+# ---- 2. Open MPI --------------------------------------------------------------------------------
+ompi_csv=$out/nbrbench-openmpi-${ompi_np}ranks.csv
+run nbrbench-openmpi "$ompi_csv" "> $ompi_csv" 1800 \
+  mpirun --oversubscribe -np "$ompi_np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" \
+  "$build/bin/nbrbench" "${ompi_args[@]}"
+
+# ---- 3. MPICH -----------------------------------------------------------------------------------
+mpich_csv=$out/nbrbench-mpich-${mpich_np}ranks.csv
+if [[ $mpich == 1 ]]; then
+  run nbrbench-mpich "$mpich_csv" "> $mpich_csv" 1800 \
+    mpiexec.mpich -n "$mpich_np" -genv LD_PRELOAD "$mpich_build/lib/libnbrcomb.so" \
+    "$mpich_build/bin/nbrbench" "${mpich_args[@]}"
+fi
+
+# ---- 4. nbrsim ----------------------------------------------------------------------------------
+# One CSV per family; every invocation's rows follow the first header.
+simulate() {  # LABEL CSV ARGS...
+  local label=$1 csv=$2
+  shift 2
+  local shown="> $csv"
+  [[ -s $csv ]] && shown="| tail -n +2 >> $csv"
+  run "$label" "$work/$label.csv" "$shown" 7200 "$build/bin/nbrsim" "$@" --check
+  if [[ -s $csv ]]; then tail -n +2 "$work/$label.csv" >>"$csv"; else cat "$work/$label.csv" >"$csv"; fi
+}
+sim_moore=$out/nbrsim-moore.csv
+sim_er=$out/nbrsim-er.csv
+: >"$sim_moore"
+: >"$sim_er"
+simulate nbrsim-moore-pairs "$sim_moore" "${moore[@]}"
+simulate nbrsim-moore-groups "$sim_moore" "${moore[@]}" "${groups[@]}"
+simulate nbrsim-moore-aware-pairs "$sim_moore" "${moore[@]}" "${aware[@]}"
+simulate nbrsim-moore-aware-groups "$sim_moore" "${moore[@]}" "${aware[@]}" "${groups[@]}"
+simulate nbrsim-er-aware-pairs "$sim_er" "${er[@]}" "${aware[@]}"
+simulate nbrsim-er-aware-groups "$sim_er" "${er[@]}" "${aware[@]}" "${groups[@]}"
+# Topology-agnostic groups on dense random graphs cost minutes of Phase 1 per k in the simulator
+# (nearly every process is a friend of every other): pairs and k = 2 only.
+simulate nbrsim-er-pairs "$sim_er" "${er[@]}"
+simulate nbrsim-er-groups "$sim_er" "${er[@]}" --mode groups --k 2
+
+# ---- 5. Figures ---------------------------------------------------------------------------------
+# plot.sh draws every figure a CSV allows; a few of them are kept.
+figures=()
+keep() {  # FROM TO
+  if [[ -f $1 ]]; then cp "$1" "$out/$2"; figures+=("$2"); else echo "run-results.sh: no figure $1" >&2; fi
+}
+plot() {  # CSV DIR
+  printf '%s\t%s\n' figures "$(quoted bench/plot.sh "$1") DIR" >>"$commands"
+  if ! bench/plot.sh "$1" "$2" >>"$logs/plot.log" 2>&1; then
+    failures+=("plot.sh $1 (see $logs/plot.log)")
+  fi
+}
+: >"$logs/plot.log"
+if [[ -s $ompi_csv ]]; then
+  plot "$ompi_csv" "$work/ompi"
+  keep "$work/ompi/latency_moore_2_2_alltoallv_nonblocking.png" openmpi-latency-moore_2_2-alltoallv-nonblocking.png
+  keep "$work/ompi/latency_matrix_dwt_162_alltoallv_blocking.png" openmpi-latency-dwt_162-alltoallv-blocking.png
+fi
+if [[ $mpich == 1 && -s $mpich_csv ]]; then
+  plot "$mpich_csv" "$work/mpich"
+  keep "$work/mpich/latency_moore_2_2_alltoallv_persistent.png" mpich-latency-moore_2_2-alltoallv-persistent.png
+fi
+if [[ -s $sim_moore ]]; then
+  plot "$sim_moore" "$work/sim-moore"
+  keep "$work/sim-moore/message_ratio_k.png" nbrsim-moore-message-ratio-k.png
+fi
+if [[ -s $sim_er ]]; then
+  plot "$sim_er" "$work/sim-er"
+  keep "$work/sim-er/message_ratio_density.png" nbrsim-er-message-ratio-density.png
+fi
+
+# ---- 6. RESULTS.md ------------------------------------------------------------------------------
+note load_end "$(load)"
+note script_seconds "$(($(date +%s) - script_start))"
+note failures "${#failures[@]}"
+for f in "${failures[@]}"; do note failure "$f"; done
+mpich_table=()
+if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
+python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
+  --openmpi "$ompi_csv" "${mpich_table[@]}" --sim-moore "$sim_moore" --sim-er "$sim_er" \
+  --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
+if [[ ${#failures[@]} -gt 0 ]]; then
+  printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2
+  exit 1
+fi
