@@ -4,6 +4,8 @@
 # mode), <name>_preload links MPI only and its ranks preload the library (preload mode).
 # Registers the CTest tests <name>.<p>ranks.relink and <name>.<p>ranks.preload for every rank
 # count p, labelled mpi, with ENV added to the environment of mpiexec and the ranks.
+# Rank counts above NBRCOMB_MPI_TEST_MAX_RANKS are left out, and preload runs above
+# NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS (0: no limit, for both).
 #
 # With NBRCOMB_SANITIZE the preload variant is left out: the ASan runtime has to come first
 # in the link order, which preloading the library in front of it breaks.
@@ -16,6 +18,15 @@ else()
 endif()
 set(NBRCOMB_MPI_TEST_TIMEOUT ${default_timeout} CACHE STRING "Seconds one MPI test run may take")
 unset(default_timeout)
+set(NBRCOMB_MPI_TEST_MAX_RANKS 0 CACHE STRING
+  "Leave out MPI test runs with more ranks than this (0: run every rank count)")
+set(NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS 0 CACHE STRING
+  "Leave out preload-mode MPI test runs with more ranks than this (0: as many as relink mode)")
+foreach(variable IN ITEMS NBRCOMB_MPI_TEST_MAX_RANKS NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS)
+  if(NOT ${variable} MATCHES "^[0-9]+$")
+    message(FATAL_ERROR "${variable} must be a number of ranks (0: no limit), not '${${variable}}'")
+  endif()
+endforeach()
 
 function(nbrcomb_add_mpi_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME" "SOURCES;RANKS;ENV")
@@ -57,7 +68,14 @@ function(nbrcomb_add_mpi_test)
   endif()
 
   foreach(ranks IN LISTS arg_RANKS)
+    if(NBRCOMB_MPI_TEST_MAX_RANKS GREATER 0 AND ranks GREATER NBRCOMB_MPI_TEST_MAX_RANKS)
+      continue()
+    endif()
     foreach(mode IN LISTS modes)
+      if(mode STREQUAL "preload" AND NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS GREATER 0 AND
+         ranks GREATER NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS)
+        continue()
+      endif()
       set(test ${arg_NAME}.${ranks}ranks.${mode})
       if(mode STREQUAL "preload")
         set(executable ${arg_NAME}_preload)
