@@ -11,25 +11,32 @@ namespace nbrcomb::detail {
 
 namespace {
 
-// Logical index of the package or NUMA node that holds every CPU this process may run on, or -1
-// when none does (an unbound process on a multi-socket machine) or hwloc cannot tell.
-int bound_domain(Locality level) {
+// Logical indexes of the package and of the NUMA node that hold every CPU this process may run
+// on, -1 where none does (an unbound process on a multi-socket machine) or hwloc cannot tell.
+struct BoundDomains {
+    int package = -1;
+    int numa = -1;
+};
+
+int domain_holding(hwloc_topology_t topology, hwloc_const_bitmap_t cpus, hwloc_obj_type_t type) {
+    for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology, type, nullptr); obj;
+         obj = hwloc_get_next_obj_by_type(topology, type, obj))
+        if (hwloc_bitmap_isincluded(cpus, obj->cpuset)) return static_cast<int>(obj->logical_index);
+    return -1;
+}
+
+BoundDomains bound_domains() {
     hwloc_topology_t topology = nullptr;
-    if (hwloc_topology_init(&topology) != 0) return -1;
-    int domain = -1;
+    if (hwloc_topology_init(&topology) != 0) return {};
+    BoundDomains domains;
     hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
     if (cpus && hwloc_topology_load(topology) == 0 && hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
-        const hwloc_obj_type_t type = level == Locality::package ? HWLOC_OBJ_PACKAGE : HWLOC_OBJ_NUMANODE;
-        for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology, type, nullptr); obj;
-             obj = hwloc_get_next_obj_by_type(topology, type, obj))
-            if (hwloc_bitmap_isincluded(cpus, obj->cpuset)) {
-                domain = static_cast<int>(obj->logical_index);
-                break;
-            }
+        domains.package = domain_holding(topology, cpus, HWLOC_OBJ_PACKAGE);
+        domains.numa = domain_holding(topology, cpus, HWLOC_OBJ_NUMANODE);
     }
     hwloc_bitmap_free(cpus);
     hwloc_topology_destroy(topology);
-    return domain;
+    return domains;
 }
 
 // This process's node, named by the lowest rank of comm on it.
@@ -46,19 +53,22 @@ int node_of(MPI_Comm comm) {
 
 }  // namespace
 
-std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Config& config) {
+std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Config& config,
+                                                         std::span<const int> emulated_nodes) {
     if (config.topo_aware == Locality::agnostic) return nullptr;
     int size = 0;
     PMPI_Comm_size(comm, &size);
     auto domains = std::make_shared<std::vector<int>>(static_cast<std::size_t>(size));
     if (config.node_size > 0) {
-        for (int r = 0; r < size; ++r) (*domains)[static_cast<std::size_t>(r)] = r / config.node_size;
+        for (int r = 0; r < size; ++r)
+            (*domains)[static_cast<std::size_t>(r)] = emulated_nodes.empty() ? r / config.node_size : emulated_nodes[r];
         return domains;
     }
 
     int place[2] = {node_of(comm), 0};
     if (config.topo_aware != Locality::node) {
-        place[1] = bound_domain(config.topo_aware);
+        const BoundDomains bound = bound_domains();
+        place[1] = config.topo_aware == Locality::package ? bound.package : bound.numa;
         int unknown = place[1] < 0 ? 1 : 0;
         PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
         if (unknown) {
@@ -79,6 +89,13 @@ std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Co
     log_rank0(LogLevel::info, "topo_aware=%s: %zu domains over %d processes", locality_name(config.topo_aware),
               sorted.size(), size);
     return domains;
+}
+
+ProcessPlace this_process_place(MPI_Comm comm, int node_size) {
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    const BoundDomains bound = bound_domains();
+    return {node_size > 0 ? rank / node_size : node_of(comm), bound.package, bound.numa};
 }
 
 }  // namespace nbrcomb::detail

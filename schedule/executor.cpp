@@ -24,12 +24,20 @@ std::pair<std::size_t, std::size_t> part_of(const std::vector<std::byte>& slot, 
 }  // namespace
 
 Execution::Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm,
-                     int first_tag)
+                     int first_tag, Reuse reuse)
     : schedule_(std::move(schedule)), buffers_(buffers), comm_(comm), first_tag_(first_tag),
-      temp_(schedule_->temp_bytes), slots_(static_cast<std::size_t>(schedule_->slots)) {}
+      temp_(schedule_->temp_bytes), slots_(static_cast<std::size_t>(schedule_->slots)), reuse_(reuse) {}
 
 Execution::~Execution() {
     if (!done()) fail(MPI_SUCCESS);
+    for (std::vector<MPI_Request>& round : persistent_)
+        for (MPI_Request& request : round) PMPI_Request_free(&request);
+}
+
+void Execution::restart() {
+    round_ = 0;
+    round_posted_ = false;
+    traffic_ = {};
 }
 
 int Execution::advance(Advance how) {
@@ -55,14 +63,53 @@ int Execution::post_round() {
     requests_.clear();
     outgoing_.clear();
     unprobed_.clear();
-    for (const Op& op : schedule_->rounds[round_].ops) {
+    persistent_posted_ = 0;
+    const Round& round = schedule_->rounds[round_];
+    if (reuse_ == Reuse::restartable)
+        if (const int err = start_persistent(round); err != MPI_SUCCESS) return err;
+    for (const Op& op : round.ops) {
         if (const auto* probe = std::get_if<ProbeRecvOp>(&op)) {
             unprobed_.push_back(probe);
             continue;
         }
+        const bool started = reuse_ == Reuse::restartable &&
+                             (std::holds_alternative<SendOp>(op) || std::holds_alternative<RecvOp>(op));
+        if (started) continue;
         if (const int err = std::visit([this](const auto& typed) { return post(typed); }, op); err != MPI_SUCCESS)
             return err;
     }
+    return MPI_SUCCESS;
+}
+
+// The round's plain sends and receives as persistent requests: created by posting them the
+// first time, then restarted together.
+int Execution::start_persistent(const Round& round) {
+    if (persistent_.size() <= round_) {
+        persistent_.resize(round_ + 1);
+        for (const Op& op : round.ops) {
+            MPI_Request& request = persistent_[round_].emplace_back(MPI_REQUEST_NULL);
+            int err = MPI_SUCCESS;
+            if (const auto* send = std::get_if<SendOp>(&op))
+                err = PMPI_Send_init(address<const void*>(send->data.at), send->data.count, send->data.type,
+                                     send->peer, tag(send->kind), comm_, &request);
+            else if (const auto* recv = std::get_if<RecvOp>(&op))
+                err = PMPI_Recv_init(address<void*>(recv->data.at), recv->data.count, recv->data.type, recv->peer,
+                                     tag(recv->kind), comm_, &request);
+            else
+                persistent_[round_].pop_back();
+            if (err != MPI_SUCCESS) return err;
+        }
+    }
+    std::vector<MPI_Request>& started = persistent_[round_];
+    if (started.empty()) return MPI_SUCCESS;
+    for (const Op& op : round.ops)
+        if (const auto* send = std::get_if<SendOp>(&op)) {
+            ++traffic_.messages;
+            traffic_.bytes += send->data.bytes;
+        }
+    if (const int err = PMPI_Startall(static_cast<int>(started.size()), started.data()); err != MPI_SUCCESS) return err;
+    requests_.assign(started.begin(), started.end());
+    persistent_posted_ = started.size();
     return MPI_SUCCESS;
 }
 
@@ -97,12 +144,17 @@ int Execution::complete_round(Advance how, bool& complete) {
     return MPI_SUCCESS;
 }
 
-// Requests already posted must not outlive the execution; it is over.
+// Requests already posted must not outlive the execution; it is over. Persistent ones stay,
+// inactive, for the next start.
 int Execution::fail(int err) {
-    for (MPI_Request& request : requests_) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+        MPI_Request& request = requests_[i];
         if (request == MPI_REQUEST_NULL) continue;
         PMPI_Cancel(&request);
-        PMPI_Request_free(&request);
+        if (i < persistent_posted_)
+            PMPI_Wait(&request, MPI_STATUS_IGNORE);
+        else
+            PMPI_Request_free(&request);
     }
     requests_.clear();
     unprobed_.clear();

@@ -29,15 +29,24 @@ enum class Advance {
     wait,  // block until the last round has completed
 };
 
+// Whether an execution runs once, or again and again on the same buffers (a persistent
+// collective): then its plain sends and receives are persistent requests, created when first
+// posted and restarted each time, and its buffers are kept.
+enum class Reuse { once, restartable };
+
 // One execution of a schedule on comm; its messages use tags first_tag ..
 // first_tag + tags_per_operation - 1. It holds the schedule, so a cache may drop it meanwhile.
 class Execution {
 public:
-    Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag);
+    Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag,
+              Reuse reuse = Reuse::once);
     Execution(const Execution&) = delete;
     Execution& operator=(const Execution&) = delete;
     // An execution dropped before its end cancels and frees what it posted.
     ~Execution();
+
+    // A restartable execution that is done runs again from its first round.
+    void restart();
 
     // Posts rounds as earlier ones complete. Returns MPI_SUCCESS or the first MPI error; after
     // an error the execution is over and has left no request behind.
@@ -50,6 +59,7 @@ private:
     using Bytes = std::vector<std::byte>;
 
     int post_round();
+    int start_persistent(const Round& round);
     int probe_pending(Advance how);
     int complete_round(Advance how, bool& complete);
     int fail(int err);
@@ -80,8 +90,11 @@ private:
     std::vector<Bytes> slots_;                  // friend messages received
     std::list<Bytes> outgoing_;                 // this round's built messages; a list keeps them in place
     std::vector<const ProbeRecvOp*> unprobed_;  // this round's friend messages not yet matched
-    std::vector<MPI_Request> requests_;
+    std::vector<MPI_Request> requests_;  // this round's; its first persistent_posted_ are persistent
     std::vector<MPI_Status> statuses_;
+    Reuse reuse_;
+    std::vector<std::vector<MPI_Request>> persistent_;  // per round, once created
+    std::size_t persistent_posted_ = 0;
 };
 
 }  // namespace nbrcomb::detail

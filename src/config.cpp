@@ -87,6 +87,8 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
     apply(lookup, source, "node_size", "an integer >= 0",
           [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.node_size, problems);
     apply(lookup, source, "reorder", "on or off", parse_reorder, config.reorder, problems);
+    apply(lookup, source, "reorder_max_edges", "an integer from 0 to 1073741824",
+          [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.reorder_max_edges, problems);
     apply(lookup, source, "check", "0 or 1", parse_bool, config.check, problems);
     apply(lookup, source, "log", "an integer from 0 to 3", [](std::string_view t) { return parse_int(t, 0, 3); },
           config.log_level, problems);

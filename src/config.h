@@ -25,7 +25,10 @@ struct Config {
     int max_hyperedges = 256;  // candidate groups one process keeps per Phase 1 iteration
     Locality topo_aware = Locality::agnostic;
     int node_size = 0;  // emulate nodes of this many consecutive ranks; 0 = real nodes
-    Reorder reorder = Reorder::on;
+    // reorder=1 gives new ranks only when asked for: callers such as PETSc pass it but go on
+    // using their old ranks (mapping/README.md).
+    Reorder reorder = Reorder::off;
+    int reorder_max_edges = 1 << 22;  // reordering gathers graphs of up to this many edges to one process
     bool check = false;  // prove the pattern's invariants at topology creation
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix

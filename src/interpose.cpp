@@ -1,29 +1,19 @@
 // The MPI_* entry points the library intercepts. Each is a thin shim: it passes its arguments
 // to one C++ core and lets no exception out; everything else of MPI is untouched.
+#include "src/best_effort.h"
 #include "src/environment.h"
 #include "src/export.h"
+#include "src/graph_constructors.h"
 #include "src/log.h"
 #include "src/neighbor_collective.h"
 #include "src/progress_engine.h"
 #include "src/report.h"
-#include "src/topology_setup.h"
 
 #include <exception>
 
 using namespace nbrcomb::detail;
 
 namespace {
-
-// Runs a library step that must not fail the application's call: on an exception the
-// communicator just stays native.
-template <class Step>
-void best_effort(const char* what, Step step) {
-    try {
-        if (const int err = step(); err != MPI_SUCCESS) log(LogLevel::warning, "%s failed (MPI error %d)", what, err);
-    } catch (const std::exception& failure) {
-        log(LogLevel::warning, "%s failed: %s", what, failure.what());
-    }
-}
 
 // An exception after communication started cannot fall back to native: it becomes an
 // MPI_ERR_INTERN through the communicator's error handler.
@@ -108,21 +98,16 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegre
                                                   const int sourceweights[], int outdegree, const int destinations[],
                                                   const int destweights[], MPI_Info info, int reorder,
                                                   MPI_Comm* comm_dist_graph) {
-    const int err = PMPI_Dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
-                                                    destinations, destweights, info, reorder, comm_dist_graph);
-    if (err == MPI_SUCCESS)
-        best_effort("setting up a topology", [&] { return adopt_topology(*comm_dist_graph, info, reorder); });
-    return err;
+    return create_adjacent_graph(
+        {comm_old, indegree, sources, sourceweights, outdegree, destinations, destweights, info, reorder},
+        comm_dist_graph);
 }
 
 NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
                                          const int destinations[], const int weights[], MPI_Info info, int reorder,
                                          MPI_Comm* comm_dist_graph) {
-    const int err =
-        PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info, reorder, comm_dist_graph);
-    if (err == MPI_SUCCESS)
-        best_effort("setting up a topology", [&] { return adopt_topology(*comm_dist_graph, info, reorder); });
-    return err;
+    return create_general_graph({comm_old, n, sources, degrees, destinations, weights, info, reorder},
+                                comm_dist_graph);
 }
 
 // Blocking.

@@ -31,9 +31,21 @@ void log_schedule(Collective collective, const Schedule& schedule) {
 struct PreparedCall {
     std::shared_ptr<TopoState> state;  // null: the call goes to native MPI
     std::shared_ptr<const Schedule> schedule;
-    std::size_t native_messages = 0;
-    std::size_t native_bytes = 0;
+    NativeTraffic native;
 };
+
+// One message per out-edge; with reorder=1, the bytes of those between nodes.
+NativeTraffic native_traffic(const std::vector<Block>& send_blocks, const Topology& topology) {
+    NativeTraffic traffic{.messages = send_blocks.size()};
+    const bool reordering = !topology.internode_before.empty();
+    for (std::size_t j = 0; j < send_blocks.size(); ++j) {
+        const std::size_t bytes = send_blocks[j].bytes;
+        traffic.bytes += bytes;
+        if (reordering && topology.internode_before[j]) traffic.internode_bytes_before += bytes;
+        if (reordering && topology.internode_after[j]) traffic.internode_bytes_after += bytes;
+    }
+    return traffic;
+}
 
 std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState& state,
                                                 const std::vector<Block>& send_blocks) {
@@ -64,8 +76,7 @@ int prepare(const CallArgs& args, PreparedCall& call) {
         if (const int err = ensure_private_comm(args.comm, *state); err != MPI_SUCCESS) return raise(args.comm, err);
         const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
         call.schedule = cached_schedule(args, *state, send_blocks);
-        call.native_messages = send_blocks.size();
-        for (const Block& block : send_blocks) call.native_bytes += block.bytes;
+        call.native = native_traffic(send_blocks, topology);
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
             failure.what());
@@ -75,10 +86,9 @@ int prepare(const CallArgs& args, PreparedCall& call) {
     return MPI_SUCCESS;
 }
 
-std::unique_ptr<Operation> make_operation(PreparedCall& call, const CallArgs& args, int first_tag) {
-    auto op = std::make_unique<Operation>(call.state, call.schedule, CallBuffers{args.sendbuf, args.recvbuf}, first_tag);
-    op->native_messages = call.native_messages;
-    op->native_bytes = call.native_bytes;
+std::shared_ptr<Operation> make_operation(PreparedCall& call, const CallArgs& args, int first_tag) {
+    auto op = std::make_shared<Operation>(call.state, call.schedule, CallBuffers{args.sendbuf, args.recvbuf}, first_tag);
+    op->native = call.native;
     return op;
 }
 
@@ -100,7 +110,7 @@ int start_neighbor_collective(const CallArgs& args, MPI_Request* request, Native
     if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, request);
     if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
-    std::unique_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
+    std::shared_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
     op->on_complete = start_collective_request(request);
     if (!op->on_complete) return raise(args.comm, MPI_ERR_INTERN);
     op->handle = *request;
@@ -114,8 +124,7 @@ int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* r
     if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, info, request);
     if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
-    PersistentCall persistent{call.state, call.schedule, {args.sendbuf, args.recvbuf}, call.native_messages,
-                              call.native_bytes, args.comm};
+    PersistentCall persistent{call.state, call.schedule, {args.sendbuf, args.recvbuf}, call.native, args.comm};
     if (const int err = init_persistent_collective(std::move(persistent), request); err != MPI_SUCCESS)
         return raise(args.comm, err);
     return MPI_SUCCESS;

@@ -11,7 +11,8 @@ namespace nbrcomb::detail {
 namespace {
 
 struct Persistent {
-    PersistentCall call;
+    std::shared_ptr<Operation> op;  // built at init, started again by every MPI_Start
+    MPI_Comm comm = MPI_COMM_NULL;
     int first_tag = 0;
     int completion_tag = 0;
     MPI_Request handle = MPI_REQUEST_NULL;
@@ -35,7 +36,7 @@ Registry& registry() {
 }
 
 void forget(Registry& state, std::map<MPI_Request, Persistent>::iterator it) {
-    it->second.call.state->release_tag(it->second.first_tag);
+    it->second.op->state->release_tag(it->second.first_tag);
     state.failures.erase(it->first);
     state.failure_count.store(state.failures.size());
     state.requests.erase(it);
@@ -50,7 +51,7 @@ void complete(MPI_Request handle, int err) {
     Persistent& persistent = it->second;
     persistent.active = false;
     if (err != MPI_SUCCESS && !persistent.freed) {
-        state.failures[handle] = {err, persistent.call.comm};
+        state.failures[handle] = {err, persistent.comm};
         state.failure_count.store(state.failures.size());
     }
     PMPI_Send(nullptr, 0, MPI_BYTE, 0, persistent.completion_tag, state.self);
@@ -68,14 +69,21 @@ int init_persistent_collective(PersistentCall call, MPI_Request* request) {
     std::lock_guard lock(state.mutex);
     if (state.self == MPI_COMM_NULL)
         if (const int err = PMPI_Comm_dup(MPI_COMM_SELF, &state.self); err != MPI_SUCCESS) return err;
-    Persistent persistent{.call = std::move(call), .completion_tag = state.next_completion_tag};
+    Persistent persistent;
+    persistent.comm = call.comm;
+    persistent.completion_tag = state.next_completion_tag;
     if (const int err = PMPI_Recv_init(nullptr, 0, MPI_BYTE, 0, persistent.completion_tag, state.self,
                                        &persistent.handle);
         err != MPI_SUCCESS)
         return err;
     // Tags are many (MPI_TAG_UB >= 32767); a wrap-around would need that many alive at once.
     state.next_completion_tag = (state.next_completion_tag + 1) % 32768;
-    persistent.first_tag = persistent.call.state->reserve_tag();
+    persistent.first_tag = call.state->reserve_tag();
+    persistent.op = std::make_shared<Operation>(call.state, call.schedule, call.buffers, persistent.first_tag,
+                                                Reuse::restartable);
+    persistent.op->native = call.native;
+    persistent.op->handle = persistent.handle;
+    persistent.op->on_complete = [handle = persistent.handle](int err) { complete(handle, err); };
     *request = persistent.handle;
     state.requests.emplace(persistent.handle, std::move(persistent));
     state.count.store(state.requests.size());
@@ -105,24 +113,20 @@ bool is_persistent_collective(MPI_Request request) {
 
 std::optional<int> start_if_persistent_collective(MPI_Request request) {
     Registry& state = registry();
-    std::unique_ptr<Operation> op;
+    std::shared_ptr<Operation> op;
     {
         std::lock_guard lock(state.mutex);
         const auto it = state.requests.find(request);
         if (it == state.requests.end()) return std::nullopt;
         Persistent& persistent = it->second;
         if (persistent.active) {  // erroneous, as for any persistent request
-            PMPI_Comm_call_errhandler(persistent.call.comm, MPI_ERR_REQUEST);
+            PMPI_Comm_call_errhandler(persistent.comm, MPI_ERR_REQUEST);
             return MPI_ERR_REQUEST;
         }
         if (const int err = PMPI_Start(&persistent.handle); err != MPI_SUCCESS) return err;
         persistent.active = true;
-        const PersistentCall& call = persistent.call;
-        op = std::make_unique<Operation>(call.state, call.schedule, call.buffers, persistent.first_tag);
-        op->native_messages = call.native_messages;
-        op->native_bytes = call.native_bytes;
-        op->handle = request;
-        op->on_complete = [request](int err) { complete(request, err); };
+        op = persistent.op;
+        op->execution.restart();
     }
     // Unlocked: an operation that ends at once completes the request from in here. A failure
     // to post is reported by the completion call, as for a later round's.

@@ -17,8 +17,7 @@ struct PersistentCall {
     std::shared_ptr<TopoState> state;
     std::shared_ptr<const Schedule> schedule;
     CallBuffers buffers;
-    std::size_t native_messages = 0;
-    std::size_t native_bytes = 0;
+    NativeTraffic native;
     MPI_Comm comm;  // the application's, whose error handler hears of failed executions
 };
 

@@ -11,7 +11,7 @@ namespace {
 
 struct Engine {
     std::mutex mutex;
-    std::vector<std::unique_ptr<Operation>> operations;  // in flight
+    std::vector<std::shared_ptr<Operation>> operations;  // in flight
     std::atomic<std::size_t> count{0};                   // operations.size(), readable without the lock
 };
 
@@ -36,8 +36,10 @@ void account(Operation& op) {
     ++stats.calls;
     stats.messages_sent += op.execution.traffic().messages;
     stats.bytes_sent += op.execution.traffic().bytes;
-    stats.native_messages += op.native_messages;
-    stats.native_bytes += op.native_bytes;
+    stats.native_messages += op.native.messages;
+    stats.native_bytes += op.native.bytes;
+    stats.internode_bytes_before += op.native.internode_bytes_before;
+    stats.internode_bytes_after += op.native.internode_bytes_after;
     stats.rounds += op.execution.rounds();
 }
 
@@ -49,7 +51,7 @@ void finish(Operation& op, int err) {
 
 // Advances every operation without blocking and removes those that ended. Caller holds the lock.
 void progress_locked(Engine& state) {
-    std::erase_if(state.operations, [](const std::unique_ptr<Operation>& op) {
+    std::erase_if(state.operations, [](const std::shared_ptr<Operation>& op) {
         const int err = op->execution.advance(Advance::test);
         if (err == MPI_SUCCESS && !op->execution.done()) return false;
         finish(*op, err);
@@ -62,7 +64,7 @@ void progress_locked(Engine& state) {
 
 bool operations_in_flight() { return engine().count.load(std::memory_order_relaxed) != 0; }
 
-int start_operation(std::unique_ptr<Operation> op) {
+int start_operation(std::shared_ptr<Operation> op) {
     Engine& state = engine();
     std::lock_guard lock(state.mutex);
     if (const int err = op->execution.advance(Advance::test); err != MPI_SUCCESS || op->execution.done()) {
@@ -74,7 +76,7 @@ int start_operation(std::unique_ptr<Operation> op) {
     return MPI_SUCCESS;
 }
 
-int run_operation(std::unique_ptr<Operation> op) {
+int run_operation(std::shared_ptr<Operation> op) {
     int result = MPI_SUCCESS;
     bool ended = false;
     op->on_complete = [&](int err) {

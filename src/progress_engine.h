@@ -14,17 +14,25 @@
 
 namespace nbrcomb::detail {
 
+// What native MPI sends for one call, one message per out-edge, for the statistics.
+struct NativeTraffic {
+    std::size_t messages = 0;
+    std::size_t bytes = 0;
+    // reorder=1: the bytes of it between nodes, with the old ranks and with the new ones.
+    std::size_t internode_bytes_before = 0;
+    std::size_t internode_bytes_after = 0;
+};
+
 // One execution of a schedule for one call.
 struct Operation {
     Operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers,
-              int first_tag)
-        : state(std::move(state)), execution(std::move(schedule), buffers, this->state->private_comm, first_tag) {}
+              int first_tag, Reuse reuse = Reuse::once)
+        : state(std::move(state)),
+          execution(std::move(schedule), buffers, this->state->private_comm, first_tag, reuse) {}
 
     std::shared_ptr<TopoState> state;  // the communicator's state outlives the operation
     Execution execution;
-    // Messages and bytes native MPI sends for the call, for the statistics.
-    std::size_t native_messages = 0;
-    std::size_t native_bytes = 0;
+    NativeTraffic native;
     // What the application waits on, MPI_REQUEST_NULL for a blocking call.
     MPI_Request handle = MPI_REQUEST_NULL;
     // The application freed handle before the end; it is freed once complete.
@@ -36,12 +44,13 @@ struct Operation {
 // Whether any operation is in flight: one atomic load.
 bool operations_in_flight();
 
-// Takes op over and posts its first round; it ends in a later progress call. Returns the error
-// of posting (op has then ended, its on_complete called).
-int start_operation(std::unique_ptr<Operation> op);
+// Posts op's first round and keeps op in flight until it ends in a later progress call. Returns
+// the error of posting (op has then ended, its on_complete called). A persistent collective
+// starts the same operation again once it has ended.
+int start_operation(std::shared_ptr<Operation> op);
 
 // Runs op to its end, advancing every other operation in flight meanwhile; returns its error.
-int run_operation(std::unique_ptr<Operation> op);
+int run_operation(std::shared_ptr<Operation> op);
 
 // Advances every operation in flight as far as it goes without blocking.
 void progress_operations();

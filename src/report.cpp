@@ -47,6 +47,31 @@ void print_summary(std::FILE* out, int processes, const unsigned long long* sums
                  static_cast<double>(hyperedges) / processes, hyperedges_dropped, schedules_built, seconds[1]);
 }
 
+// sums: communicators reorder=1 asked to reorder and those it did, edge weight between nodes and
+// bytes native MPI sends between nodes with the old ranks and with the new, calls on those
+// communicators; seconds: reordering time of the slowest process.
+void print_reordering(std::FILE* out, const unsigned long long* sums, double seconds) {
+    const auto [tried, reordered, cut_before, cut_after, bytes_before, bytes_after, calls] =
+        std::array{sums[0], sums[1], sums[2], sums[3], sums[4], sums[5], sums[6]};
+    if (tried == 0) return;
+    const double per_call = calls == 0 ? 0.0 : 1.0 / static_cast<double>(calls);
+    std::fprintf(out,
+                 "  rank reordering (reorder=1)      %llu of %llu communicators reordered (summed over processes), "
+                 "%.6f s (slowest process)\n"
+                 "  edge weight between nodes        %llu with the old ranks, %llu with the new\n"
+                 "  bytes between nodes per call     %.1f with the old ranks, %.1f with the new (average per "
+                 "process; one message per edge, as native MPI)\n",
+                 reordered, tried, seconds, cut_before, cut_after, static_cast<double>(bytes_before) * per_call,
+                 static_cast<double>(bytes_after) * per_call);
+}
+
+// The whole report: the sums print_summary reads, then those of print_reordering.
+void print_report(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
+    constexpr int summary_sums = 12;
+    print_summary(out, processes, sums, seconds);
+    print_reordering(out, sums + summary_sums, seconds[2]);
+}
+
 }  // namespace
 
 int write_report() {
@@ -56,8 +81,11 @@ int write_report() {
     const nbrcomb_stats& s = totals.stats;
     unsigned long long sums[] = {totals.communicators, s.calls,  s.messages_sent,    s.bytes_sent,         s.native_messages,
                                  s.native_bytes,       s.rounds, s.pattern_messages, s.pattern_exchanges,
-                                 s.pattern_hyperedges, s.pattern_hyperedges_dropped, s.schedules_built};
-    double seconds[] = {s.pattern_seconds, s.schedule_seconds};
+                                 s.pattern_hyperedges, s.pattern_hyperedges_dropped, s.schedules_built,
+                                 static_cast<unsigned long long>(s.reorder_tried),
+                                 static_cast<unsigned long long>(s.reordered), s.edge_cut_before, s.edge_cut_after,
+                                 s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls};
+    double seconds[] = {s.pattern_seconds, s.schedule_seconds, s.reorder_seconds};
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -66,12 +94,13 @@ int write_report() {
     if (const int err = PMPI_Comm_dup(MPI_COMM_WORLD, &comm); err != MPI_SUCCESS) return err;
     const int count = static_cast<int>(std::size(sums));
     PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, count, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, comm);
-    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : seconds, seconds, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
+    const int timings = static_cast<int>(std::size(seconds));
+    PMPI_Reduce(rank == 0 ? MPI_IN_PLACE : seconds, seconds, timings, MPI_DOUBLE, MPI_MAX, 0, comm);
     PMPI_Comm_free(&comm);
     if (rank != 0) return MPI_SUCCESS;
 
     if (config.report == "1") {
-        print_summary(stderr, size, sums, seconds);
+        print_report(stderr, size, sums, seconds);
         return MPI_SUCCESS;
     }
     std::string name;
@@ -79,10 +108,10 @@ int write_report() {
     if (file == nullptr) {
         std::fprintf(stderr, "nbrcomb[0]: cannot create a report file %s.<n>.txt; writing to standard error\n",
                      config.report.c_str());
-        print_summary(stderr, size, sums, seconds);
+        print_report(stderr, size, sums, seconds);
         return MPI_SUCCESS;
     }
-    print_summary(file, size, sums, seconds);
+    print_report(file, size, sums, seconds);
     std::fclose(file);
     return MPI_SUCCESS;
 }

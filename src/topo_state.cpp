@@ -21,7 +21,7 @@ Ledger& ledger() {
     return instance;
 }
 
-void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
+void add_counters(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.calls += part.calls;
     sum.messages_sent += part.messages_sent;
     sum.bytes_sent += part.bytes_sent;
@@ -35,6 +35,19 @@ void add(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.pattern_hyperedges_dropped += part.pattern_hyperedges_dropped;
     sum.schedules_built += part.schedules_built;
     sum.schedule_seconds += part.schedule_seconds;
+    sum.reorder_seconds += part.reorder_seconds;
+    sum.edge_cut_before += part.edge_cut_before;
+    sum.edge_cut_after += part.edge_cut_after;
+    sum.internode_bytes_before += part.internode_bytes_before;
+    sum.internode_bytes_after += part.internode_bytes_after;
+    sum.reorder_tried += part.reorder_tried;
+    sum.reordered += part.reordered;
+}
+
+void add(ProcessTotals& totals, const nbrcomb_stats& part) {
+    add_counters(totals.stats, part);
+    ++totals.communicators;
+    if (part.reorder_tried) totals.reorder_calls += part.calls;
 }
 
 void track(const TopoState* state) {
@@ -98,6 +111,11 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
     kept.pattern_exchanges = stats.pattern_exchanges;
     kept.pattern_hyperedges = stats.pattern_hyperedges;
     kept.pattern_hyperedges_dropped = stats.pattern_hyperedges_dropped;
+    kept.reorder_seconds = stats.reorder_seconds;
+    kept.edge_cut_before = stats.edge_cut_before;
+    kept.edge_cut_after = stats.edge_cut_after;
+    kept.reorder_tried = stats.reorder_tried;
+    kept.reordered = stats.reordered;
     return kept;
 }
 
@@ -106,10 +124,7 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
 TopoState::~TopoState() {
     {
         std::lock_guard lock(ledger().mutex);
-        if (ledger().alive.erase(this) != 0) {
-            add(ledger().freed.stats, stats);
-            ++ledger().freed.communicators;
-        }
+        if (ledger().alive.erase(this) != 0) add(ledger().freed, stats);
     }
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
 }
@@ -163,10 +178,7 @@ int ensure_private_comm(MPI_Comm comm, TopoState& state) {
 ProcessTotals process_totals() {
     std::lock_guard lock(ledger().mutex);
     ProcessTotals totals = ledger().freed;
-    for (const TopoState* state : ledger().alive) {
-        add(totals.stats, state->stats);
-        ++totals.communicators;
-    }
+    for (const TopoState* state : ledger().alive) add(totals, state->stats);
     return totals;
 }
 

@@ -24,6 +24,10 @@ struct Topology {
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
     Pattern pattern;
+    // reorder=1: whether each out-edge joins two nodes with the old ranks and with the new ones;
+    // empty when reordering was not asked for.
+    std::vector<bool> internode_before;
+    std::vector<bool> internode_after;
 
     int indegree() const { return static_cast<int>(graph.sources.size()); }
     int outdegree() const { return static_cast<int>(graph.destinations.size()); }
@@ -57,8 +61,8 @@ struct TopoState {
     int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
 };
 
-// The counters that describe the communicator rather than its calls (modes, Phase 1), which
-// survive a reset and are those a duplicate starts with.
+// The counters that describe the communicator rather than its calls (modes, Phase 1,
+// reordering), which survive a reset and are those a duplicate starts with.
 nbrcomb_stats pattern_stats(const nbrcomb_stats& stats);
 
 // The state the library keeps for comm, or nullptr if it does not manage comm.
@@ -76,6 +80,7 @@ int ensure_private_comm(MPI_Comm comm, TopoState& state);
 struct ProcessTotals {
     nbrcomb_stats stats{};
     unsigned long long communicators = 0;
+    unsigned long long reorder_calls = 0;  // calls on communicators reorder=1 asked to reorder
 };
 ProcessTotals process_totals();
 

@@ -1,14 +1,13 @@
 #include "src/topology_setup.h"
 
+#include "mapping/locality.h"
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
-#include "src/environment.h"
-#include "mapping/locality.h"
+#include "src/adjacency.h"
 #include "src/log.h"
 #include "src/mpi_transport.h"
 #include "src/topo_state.h"
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 
@@ -16,48 +15,34 @@ namespace nbrcomb::detail {
 
 namespace {
 
-Config read_hints(MPI_Comm comm, MPI_Info info) {
-    const Config& base = environment_config();
-    if (info == MPI_INFO_NULL) return base;
-    std::vector<std::string> problems;
-    const Config config = read_config(
-        base,
-        [info](std::string_view key) -> std::optional<std::string> {
-            const std::string name = "nbrcomb_" + std::string(key);
-            char value[MPI_MAX_INFO_VAL + 1];
-            int found = 0;
-            if (PMPI_Info_get(info, name.c_str(), MPI_MAX_INFO_VAL, value, &found) != MPI_SUCCESS || !found)
-                return std::nullopt;
-            return std::string(value);
-        },
-        "nbrcomb_", problems);
-    int rank = 0;
-    PMPI_Comm_rank(comm, &rank);
-    if (rank == 0)
-        for (const std::string& problem : problems) log(LogLevel::warning, "%s", problem.c_str());
-    return config;
-}
-
 std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     auto topology = std::make_shared<Topology>();
-    LocalGraph& graph = topology->graph;
-    PMPI_Comm_rank(comm, &graph.rank);
+    PMPI_Comm_rank(comm, &topology->graph.rank);
     PMPI_Comm_size(comm, &topology->size);
-    int indegree = 0, outdegree = 0, weighted = 0;
-    PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
-    topology->weighted = weighted != 0;
-    // Arrays of at least one element: some MPIs reject NULL for a zero degree.
-    graph.sources.resize(static_cast<std::size_t>(std::max(indegree, 1)));
-    topology->source_weights.resize(graph.sources.size());
-    graph.destinations.resize(static_cast<std::size_t>(std::max(outdegree, 1)));
-    topology->destination_weights.resize(graph.destinations.size());
-    PMPI_Dist_graph_neighbors(comm, indegree, graph.sources.data(), topology->source_weights.data(), outdegree,
-                              graph.destinations.data(), topology->destination_weights.data());
-    graph.sources.resize(static_cast<std::size_t>(indegree));
-    graph.destinations.resize(static_cast<std::size_t>(outdegree));
-    topology->source_weights.resize(weighted ? graph.sources.size() : 0);
-    topology->destination_weights.resize(weighted ? graph.destinations.size() : 0);
+    Adjacency vertex = read_adjacency(comm);
+    topology->graph.sources = std::move(vertex.sources);
+    topology->graph.destinations = std::move(vertex.destinations);
+    topology->weighted = vertex.weighted;
+    topology->source_weights = std::move(vertex.source_weights);
+    topology->destination_weights = std::move(vertex.destination_weights);
     return topology;
+}
+
+// reorder=1: which out-edges join two nodes with the old ranks and with the new ones, and their
+// weight: the traffic between nodes that reordering is to lower.
+void account_node_crossings(Topology& topology, const Renumbering& renumbering, nbrcomb_stats& stats) {
+    const int self = topology.graph.rank;
+    const std::vector<int>& destinations = topology.graph.destinations;
+    for (std::size_t j = 0; j < destinations.size(); ++j) {
+        const int peer = destinations[j];
+        const bool before = renumbering.node_before[self] != renumbering.node_before[peer];
+        const bool after = renumbering.node_after[self] != renumbering.node_after[peer];
+        topology.internode_before.push_back(before);
+        topology.internode_after.push_back(after);
+        const auto weight = static_cast<unsigned long long>(topology.weighted ? topology.destination_weights[j] : 1);
+        stats.edge_cut_before += before ? weight : 0;
+        stats.edge_cut_after += after ? weight : 0;
+    }
 }
 
 // Runs a pattern coroutine over MPI, where it never suspends.
@@ -79,7 +64,8 @@ bool pattern_holds(const TopoState& state, const Pattern& pattern) {
 }
 
 // Phase 1 (paper 000 or 002, Alg. 1) for the combining modes; the direct pattern otherwise.
-void build_pattern(TopoState& state, Topology& topology) {
+// Emulated nodes stay with their processes when reordering gave them new ranks.
+void build_pattern(TopoState& state, Topology& topology, const Renumbering& renumbering) {
     if (state.stats.mode == NBRCOMB_MODE_DIRECT) {
         topology.pattern = direct_pattern(topology.graph);
         return;
@@ -91,7 +77,7 @@ void build_pattern(TopoState& state, Topology& topology) {
         .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
         .k = config.k,
         .max_hyperedges = config.max_hyperedges,
-        .domains = locality_domains(state.private_comm, config),
+        .domains = locality_domains(state.private_comm, config, renumbering.node_after),
     };
     MpiTransport transport(state.private_comm, state.pattern_tag());
     topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
@@ -128,18 +114,13 @@ nbrcomb_mode implemented_mode(nbrcomb_mode requested) {
     return NBRCOMB_MODE_PAIRS;
 }
 
-void note_reorder_request(int reorder, const Config& config) {
-    static std::atomic<bool> said{false};
-    if (reorder && config.reorder == Reorder::on && !said.exchange(true))
-        log_rank0(LogLevel::info, "reorder=1: rank reordering is not implemented in this version; ranks keep their order");
-}
-
 }  // namespace
 
-int adopt_topology(MPI_Comm topo_comm, MPI_Info info, int reorder) {
-    if (topo_comm == MPI_COMM_NULL || environment_config().mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
+int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering,
+                   double reorder_seconds) {
+    if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     auto state = std::make_shared<TopoState>();
-    state->config = read_hints(topo_comm, info);
+    state->config = config;
     if (const int err = ensure_private_comm(topo_comm, *state); err != MPI_SUCCESS) return err;
 
     if (!settings_agree(state->config, state->private_comm)) {
@@ -150,7 +131,6 @@ int adopt_topology(MPI_Comm topo_comm, MPI_Info info, int reorder) {
     }
     if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
 
-    note_reorder_request(reorder, state->config);
     int* tag_ub = nullptr;
     int found = 0;
     PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
@@ -158,8 +138,14 @@ int adopt_topology(MPI_Comm topo_comm, MPI_Info info, int reorder) {
     state->stats.requested_mode = state->config.mode;
     state->stats.mode = implemented_mode(state->config.mode);
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
+    if (renumbering.tried) {
+        state->stats.reorder_tried = 1;
+        state->stats.reordered = renumbering.reordered ? 1 : 0;
+        state->stats.reorder_seconds = reorder_seconds;
+        account_node_crossings(*topology, renumbering, state->stats);
+    }
     state->topology = topology;
-    build_pattern(*state, *topology);
+    build_pattern(*state, *topology, renumbering);
     return attach_state(topo_comm, std::move(state));
 }
 

@@ -1,13 +1,17 @@
 // Takes a new distributed-graph communicator under the library's management.
 #pragma once
 
+#include "mapping/renumbering.h"
+#include "src/config.h"
+
 #include <mpi.h>
 
 namespace nbrcomb::detail {
 
-// Called on every process right after the native constructor created topo_comm, with the
-// constructor's info and reorder arguments. Collective over topo_comm. The communicator stays
-// native when the library is off for it or its processes disagree on the settings.
-int adopt_topology(MPI_Comm topo_comm, MPI_Info info, int reorder);
+// Called on every process right after the constructor created topo_comm, with the settings of
+// the call and what reorder=1 did (renumbering.tried is false when nothing), which took
+// reorder_seconds. Collective over topo_comm. The communicator stays native when the library is
+// off for it or its processes disagree on the settings.
+int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering, double reorder_seconds);
 
 }  // namespace nbrcomb::detail

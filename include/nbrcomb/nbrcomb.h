@@ -48,6 +48,18 @@ typedef struct nbrcomb_stats {
     unsigned long long schedules_built; /* Phase 2: schedules built (a call whose arguments repeat
                                            one of the last 8 reuses its schedule) */
     double schedule_seconds;            /* Phase 2: time spent building them */
+    /* Rank reordering (reorder=1 with NBRCOMB_REORDER on; all 0 otherwise). Edges are this
+       process's out-edges, weighted by the graph's weights (1 each when unweighted). */
+    double reorder_seconds;                    /* time the constructor spent choosing ranks and building
+                                                  the communicator on them */
+    unsigned long long edge_cut_before;        /* weight of the out-edges between nodes with the old ranks */
+    unsigned long long edge_cut_after;         /* the same with the ranks of this communicator */
+    unsigned long long internode_bytes_before; /* bytes native MPI sends between nodes for the calls, with
+                                                  the old ranks */
+    unsigned long long internode_bytes_after;  /* the same with the ranks of this communicator */
+    int reorder_tried;                         /* 1: the library was asked to reorder this communicator */
+    int reordered;                             /* 1: its ranks are new (0: no mapping had less weight between
+                                                  nodes, or the graph was too large to gather) */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

@@ -105,6 +105,19 @@ Digraph edgeless(int size) {
             std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
 }
 
+Digraph scrambled_clusters(int size, int cluster_size) {
+    Digraph graph = edgeless(size);
+    const int clusters = std::max(1, size / cluster_size);
+    for (int u = 0; u < size; ++u) {
+        std::vector<int>& out = graph.out[static_cast<std::size_t>(u)];
+        for (int v = u % clusters; v < size; v += clusters)
+            if (v != u) out.insert(out.end(), 3, v);
+        out.push_back((u + 1) % size);
+    }
+    fill_in_lists(graph);
+    return graph;
+}
+
 Digraph ring(int size) {
     Digraph graph = edgeless(size);
     for (int r = 0; r < size; ++r) graph.out[static_cast<std::size_t>(r)].push_back((r + 1) % size);
@@ -140,11 +153,11 @@ Comm create_dist_graph(MPI_Comm base, const Digraph& graph, const TopologyOption
     const int rank = rank_of(base);
     MPI_Info info = make_info(options.hints);
     MPI_Comm comm = MPI_COMM_NULL;
-    if (options.construction == Construction::general) {
+    if (options.construction == Construction::general || options.construction == Construction::general_reorder) {
         const EdgeShare share = edge_share(graph, rank);
         MPI_Dist_graph_create(base, static_cast<int>(share.sources.size()), share.sources.data(), share.degrees.data(),
-                              share.destinations.data(), weights_argument(options.weighted, share.weights), info, 0,
-                              &comm);
+                              share.destinations.data(), weights_argument(options.weighted, share.weights), info,
+                              options.construction == Construction::general_reorder ? 1 : 0, &comm);
     } else {
         const std::vector<int>& sources = graph.in[static_cast<std::size_t>(rank)];
         const std::vector<int>& destinations = graph.out[static_cast<std::size_t>(rank)];

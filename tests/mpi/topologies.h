@@ -42,6 +42,13 @@ std::optional<Digraph> matrix_digraph(const std::string& file, int size);
 // The same graph as the benchmark's generators build it (bench/topology).
 Digraph digraph_of(const nbrcomb::topology::Graphs& graphs);
 
+// Clusters of ranks that exchange much, scattered so that consecutive ranks lie in different
+// clusters: rank r is in cluster r % (size / cluster_size), so clusters have cluster_size ranks
+// when that divides size. Every rank sends three edges to every other member of its cluster and
+// one to the next rank: with nodes of cluster_size consecutive ranks, the ranks as given cut
+// every cluster apart, while a mapping that keeps clusters on nodes cuts only the ring.
+Digraph scrambled_clusters(int size, int cluster_size);
+
 // Every rank sends to the next one and receives from the previous one.
 Digraph ring(int size);
 
@@ -52,6 +59,7 @@ enum class Construction {
     adjacent,          // MPI_Dist_graph_create_adjacent with reorder = 0
     adjacent_reorder,  // the same with reorder = 1
     general,           // MPI_Dist_graph_create, every edge given by some arbitrary rank
+    general_reorder,   // the same with reorder = 1
 };
 
 // MPI_Info keys and values.

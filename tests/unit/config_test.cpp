@@ -38,7 +38,8 @@ TEST(Config, reads_every_setting) {
                                 {"max_hyperedges", "64"},
                                 {"topo_aware", "yes"},
                                 {"node_size", "4"},
-                                {"reorder", "off"},
+                                {"reorder", "on"},
+                                {"reorder_max_edges", "1000"},
                                 {"log", "3"},
                                 {"report", "/tmp/out"}},
                                problems);
@@ -49,7 +50,8 @@ TEST(Config, reads_every_setting) {
     EXPECT_EQ(config.max_hyperedges, 64);
     EXPECT_EQ(config.topo_aware, Locality::node);
     EXPECT_EQ(config.node_size, 4);
-    EXPECT_EQ(config.reorder, Reorder::off);
+    EXPECT_EQ(config.reorder, Reorder::on);
+    EXPECT_EQ(config.reorder_max_edges, 1000);
     EXPECT_EQ(config.log_level, 3);
     EXPECT_EQ(config.report, "/tmp/out");
 }

@@ -1,0 +1,42 @@
+// reorder=1 on the distributed-graph constructors: the processes agree to reorder, the graph is
+// gathered to one process, which maps it (rank_mapping.h), and every process learns its new rank.
+// The semantics are in mapping/README.md.
+#pragma once
+
+#include "src/config.h"
+
+#include <mpi.h>
+
+#include <span>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+// This process's vertex of the graph as the constructor describes it; the vertex is its rank.
+struct OutEdges {
+    std::span<const int> destinations;
+    std::span<const int> weights;  // one per destination; empty when the graph is unweighted
+    bool weighted = false;
+};
+
+struct Renumbering {
+    bool tried = false;      // the processes agreed to reorder: the node tables are filled
+    bool reordered = false;  // ranks change (the same on every process)
+    int old_rank = 0;
+    int new_rank = 0;
+    int vertex_holder = 0;  // new rank of the process whose old rank is new_rank: it described our vertex
+    std::vector<int> node_before;  // node of the process hosting each vertex (rank) with the old ranks
+    std::vector<int> node_after;   // the same with the new ranks
+};
+
+// Collective over comm (the constructor's comm_old): whether every process asks to reorder (mode
+// not off, reorder on) with valid arguments, all or none give weights, and node_size and
+// reorder_max_edges are the same everywhere. Rank 0 says so when the processes disagree.
+bool agree_to_reorder(MPI_Comm comm, const Config& config, bool valid, bool weighted);
+
+// Collective over comm, once agree_to_reorder said yes. A graph of more than reorder_max_edges
+// edges is not gathered (rank 0 says so), nor one whose mapping fails; the ranks stay then, as
+// they do when no mapping lowers the edge weight between nodes.
+Renumbering plan_renumbering(MPI_Comm comm, const Config& config, const OutEdges& mine);
+
+}  // namespace nbrcomb::detail
