@@ -38,7 +38,7 @@ suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF
 # MPICH busy-polls when oversubscribed, so every rank beyond the 2 cores costs a scheduler
 # slice per call: a 4-rank run takes ten times a 2-rank one. Its MPI tests run at up to 4 ranks
 # in relink mode (the 8- and 16-rank runs would take longer than the other two suites
-# together) and at up to 3 in preload mode, where combining already happens; none of them
+# together) and at up to 3 in preload mode, the fewest where processes find friends; none of them
 # needs a minute, so a hang fails after 2. The PatternScale unit tests simulate thousands of
 # processes in one, without MPI, and already ran twice.
 suite build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
