@@ -30,18 +30,34 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# nbrsim's CSV: message ratios of simulated processes.
-if [[ ,$(head -n 1 "$csv"), == *,ratio_avg,* ]]; then
-awk -F, -v work="$work" -v out="$out" '
+# The awk functions both figure programs use: a column by name, ordered lists of distinct
+# values, and a PNG terminal for the next figure.
+shared_functions='
 function need(name) {
     if (!(name in col)) { print "plot.sh: the CSV has no column " name > "/dev/stderr"; failed = 1; exit 1 }
     return col[name]
 }
+# Adds value to the ordered list (items[list, 1..count[list]]) unless it is there.
 function remember(list, value) {
     if ((list SUBSEP value) in seen) return
     seen[list, value] = 1
     items[list, ++count[list]] = value
 }
+function terminal(file, title, xlabel, ylabel) {
+    print "reset" > gp
+    print "set terminal pngcairo size 900,560 font \",10\"" > gp
+    print "set output \"" out "/" file "\"" > gp
+    print "set title \"" title "\" noenhanced" > gp
+    print "set xlabel \"" xlabel "\"" > gp
+    print "set ylabel \"" ylabel "\"" > gp
+    print "set key outside right top noenhanced" > gp
+    print "set grid ytics" > gp
+}
+'
+
+# nbrsim's CSV: message ratios of simulated processes.
+if [[ ,$(head -n 1 "$csv"), == *,ratio_avg,* ]]; then
+awk -F, -v work="$work" -v out="$out" "$shared_functions"'
 # Sorts the points "x y" of series by x.
 function sort_points(series,    i, j, v, a, b) {
     for (i = 2; i <= count[series]; ++i) {
@@ -53,17 +69,6 @@ function sort_points(series,    i, j, v, a, b) {
         }
         items[series, j + 1] = v
     }
-}
-function terminal(file, title, xlabel, ylabel) {
-    print "reset" > gp
-    print "set terminal pngcairo size 900,560 font \",10\"" > gp
-    print "set output \"" out "/" file "\"" > gp
-    print "set title \"" title "\" noenhanced" > gp
-    print "set xlabel \"" xlabel "\"" > gp
-    print "set ylabel \"" ylabel "\"" > gp
-    print "set key outside right top noenhanced" > gp
-    print "set grid ytics" > gp
-    print "set yrange [0:1.05]" > gp
 }
 # Writes one data block per series of list and returns the plot command drawing them.
 # A series and its aware twin share a color; the aware one is dashed.
@@ -111,13 +116,13 @@ END {
         plot = blocks("by_k", work "/by_k.dat")
         terminal("message_ratio_k.png", "Messages per call relative to native MPI, groups of k (" about ")",
                  "k (friends per group)", "messages / native messages")
-        print "set xtics 1\nset offsets 0.5, 0.5, 0, 0\nplot " plot > gp
+        print "set yrange [0:1.05]\nset xtics 1\nset offsets 0.5, 0.5, 0, 0\nplot " plot > gp
     }
     if (count["by_density"] > 0) {
         plot = blocks("by_density", work "/by_density.dat")
         terminal("message_ratio_density.png", "Messages per call relative to native MPI, random graphs (" about ")",
                  "edge density", "messages / native messages")
-        print "set xrange [0:1]\nplot " plot > gp
+        print "set yrange [0:1.05]\nset xrange [0:1]\nplot " plot > gp
     }
     close(gp)
 }
@@ -128,18 +133,8 @@ exit 0
 fi
 
 # awk writes the data of every figure into $work and the gnuplot commands that draw them.
-awk -F, -v work="$work" -v out="$out" '
-function need(name) {
-    if (!(name in col)) { print "plot.sh: the CSV has no column " name > "/dev/stderr"; failed = 1; exit 1 }
-    return col[name]
-}
+awk -F, -v work="$work" -v out="$out" "$shared_functions"'
 function safe(text) { gsub(/[^A-Za-z0-9._-]/, "_", text); return text }
-# Adds value to the ordered list name (kept as name_n and name_item[i]) unless it is there.
-function remember(list, value) {
-    if ((list SUBSEP value) in seen) return
-    seen[list, value] = 1
-    items[list, ++count[list]] = value
-}
 function sort_numeric(list,    i, j, v) {
     for (i = 2; i <= count[list]; ++i) {
         v = items[list, i]
@@ -148,16 +143,6 @@ function sort_numeric(list,    i, j, v) {
     }
 }
 function density(topology,    field) { split(topology, field, ":"); return field[2] + 0 }
-function terminal(file, title, xlabel, ylabel) {
-    print "reset" > gp
-    print "set terminal pngcairo size 900,560 font \",10\"" > gp
-    print "set output \"" out "/" file "\"" > gp
-    print "set title \"" title "\" noenhanced" > gp
-    print "set xlabel \"" xlabel "\"" > gp
-    print "set ylabel \"" ylabel "\"" > gp
-    print "set key outside right top noenhanced" > gp
-    print "set grid ytics" > gp
-}
 NR == 1 {
     for (i = 1; i <= NF; ++i) col[$i] = i
     c_topology = need("topology"); c_collective = need("collective"); c_form = need("form")

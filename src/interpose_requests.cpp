@@ -27,10 +27,6 @@ int wait_until(std::span<const MPI_Request> awaited, bool may_finish_sole, Test 
     }
 }
 
-void progress_if_in_flight() {
-    if (operations_in_flight()) progress_operations();
-}
-
 std::span<const MPI_Request> span_of(const MPI_Request* requests, int count) {
     return {requests, count > 0 ? static_cast<std::size_t>(count) : 0};
 }
@@ -104,32 +100,32 @@ NBRCOMB_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcou
 }
 
 NBRCOMB_EXPORT int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-    progress_if_in_flight();
+    progress_operations();
     const int err = PMPI_Test(request, flag, status);
     return *flag ? with_failure(err, *request, status) : err;
 }
 
 NBRCOMB_EXPORT int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-    progress_if_in_flight();
+    progress_operations();
     const int err = PMPI_Testall(count, requests, flag, statuses);
     return *flag ? with_failures(err, requests, count, nullptr, statuses) : err;
 }
 
 NBRCOMB_EXPORT int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-    progress_if_in_flight();
+    progress_operations();
     const int err = PMPI_Testany(count, requests, index, flag, status);
     return *flag && *index != MPI_UNDEFINED ? with_failure(err, requests[*index], status) : err;
 }
 
 NBRCOMB_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                                 MPI_Status statuses[]) {
-    progress_if_in_flight();
+    progress_operations();
     const int err = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     return *outcount == MPI_UNDEFINED ? err : with_failures(err, requests, *outcount, indices, statuses);
 }
 
 NBRCOMB_EXPORT int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-    progress_if_in_flight();
+    progress_operations();
     return PMPI_Request_get_status(request, flag, status);
 }
 
@@ -153,14 +149,14 @@ NBRCOMB_EXPORT int MPI_Cancel(MPI_Request* request) {
 }
 
 NBRCOMB_EXPORT int MPI_Start(MPI_Request* request) {
-    progress_if_in_flight();
+    progress_operations();
     if (persistent_collectives_exist() && request != nullptr)
         if (const std::optional<int> started = start_if_persistent_collective(*request)) return *started;
     return PMPI_Start(request);
 }
 
 NBRCOMB_EXPORT int MPI_Startall(int count, MPI_Request requests[]) {
-    progress_if_in_flight();
+    progress_operations();
     if (!persistent_collectives_exist() || requests == nullptr) return PMPI_Startall(count, requests);
     for (int i = 0; i < count; ++i) {
         const std::optional<int> started = start_if_persistent_collective(requests[i]);

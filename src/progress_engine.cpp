@@ -98,6 +98,7 @@ int run_operation(std::shared_ptr<Operation> op) {
 }
 
 void progress_operations() {
+    if (!operations_in_flight()) return;  // the common case costs no lock
     Engine& state = engine();
     std::unique_lock lock(state.mutex, std::try_to_lock);
     if (lock.owns_lock()) progress_locked(state);  // otherwise another thread is at it

@@ -52,7 +52,7 @@ int start_operation(std::shared_ptr<Operation> op);
 // Runs op to its end, advancing every other operation in flight meanwhile; returns its error.
 int run_operation(std::shared_ptr<Operation> op);
 
-// Advances every operation in flight as far as it goes without blocking.
+// Advances every operation in flight as far as it goes without blocking; with none, one atomic load.
 void progress_operations();
 
 // When the only operation in flight is one of awaited (the requests a Wait or Waitall waits
