@@ -25,7 +25,8 @@ namespace {
 constexpr const char* usage =
     "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode pairs|groups]\n"
     "              [--k K]... [--node-size N] [--max-hyperedges N] [--check]\n"
-    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH\n"
+    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH, each with a prefix\n"
+    "        shuffled: (its ranks in a random order)\n"
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
     "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
     "  --mode groups     groups of k friends (paper 002); pairs ignores --k\n"

@@ -4,6 +4,9 @@
 #
 #   NP=8 MATRIX=SmaGri bench/run-demo.sh          environment: NP (4), MATRIX, KERNEL (spmv|stencil), ITERATIONS
 #   NBRCOMB_MODE=direct bench/run-demo.sh --block 8   NBRCOMB_* reach the library; arguments go to the job
+#   NBRCOMB_REORDER=on NBRCOMB_NODE_SIZE=4 NP=16 KERNEL=stencil bench/run-demo.sh --reorder 1
+#                                                 reorder=1: the library renumbers the ranks, the job
+#                                                 takes each new rank's part (native MPI keeps them)
 #
 # Exits non-zero when the two runs' checksums differ.
 set -euo pipefail
@@ -74,6 +77,13 @@ row "median latency [us]" latency_median_us
 row "min latency [us]" latency_min_us
 awk -v n="$(field native latency_median_us)" -v l="$(field nbrcomb latency_median_us)" \
   'BEGIN { printf "%-28s %.2f\n", "median ratio nbrcomb/native", (n > 0 ? l / n : 0) }'
+if [[ -n $(field nbrcomb reordered) ]]; then
+  echo
+  echo "rank reordering (reorder=1): new ranks $([[ $(field nbrcomb reordered) == 1 ]] && echo yes || echo "no (none was better)");" \
+       "edge weight between nodes $(field nbrcomb edge_weight_between_nodes_before) -> $(field nbrcomb edge_weight_between_nodes_after);" \
+       "bytes between nodes / call / rank $(field nbrcomb bytes_between_nodes_per_call_per_rank_before) ->" \
+       "$(field nbrcomb bytes_between_nodes_per_call_per_rank_after)"
+fi
 echo
 if [[ $(field native checksum) == "$(field nbrcomb checksum)" ]]; then
   echo "results agree: yes"

@@ -5,10 +5,11 @@
 #      nbrbench into build-results-mpich/ (MPICH); both are incremental;
 #   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job;
 #   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
-#   4. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
+#   4. nbrbench with Open MPI at 8 ranks: rank reordering (reorder=1) on emulated nodes of 2 and 4;
+#   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
 #      1024), every pattern checked;
-#   5. bench/plot.sh: a few PNG figures into bench/results/;
-#   6. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands.
+#   6. bench/plot.sh: a few PNG figures into bench/results/;
+#   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands.
 #
 #   bench/run-results.sh                   the full run: about 2 minutes of nbrbench on a quiet
 #                                          2-core machine, then 10 of simulations (one core)
@@ -61,6 +62,13 @@ mpich_np=2
 mpich_args=(--topology moore:2:1,moore:2:2,matrix:dwt_162 --collective alltoallv,allgather
             --form blocking,nonblocking,persistent --bytes 4,64,1024,16384,65536
             --variant direct,pairs,groups:2 --runs 20 --reps 50 --warmup 2 --theta 1)
+# Rank reordering: Open MPI at 8 ranks (4 per core: only the edges and bytes between the emulated
+# nodes carry meaning), nodes of 2 and of 4 ranks.
+reorder_np=8
+reorder_node_sizes=(2 4)
+reorder_args=(--topology shuffled:moore:2:1,moore:2:1,shuffled:vonneumann:3:1,er:0.3
+              --topology shuffled:matrix:dwt_162,matrix:dwt_162 --collective alltoallv --form blocking --bytes 1024
+              --variant direct,direct:reorder,pairs,pairs:reorder --runs 8 --reps 20 --warmup 2 --theta 1)
 # nbrsim: the topologies of papers 000 and 002 at scale.
 moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:2:3 --topology moore:3:1 --processes 4096)
 er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --topology er:0.8 --processes 1024)
@@ -71,6 +79,8 @@ if [[ $quick == 1 ]]; then
              --variant direct,pairs,groups:2,groups:2:aware --runs 8 --reps 5 --warmup 1 --theta 1)
   mpich_args=(--topology moore:2:2 --collective alltoallv --form blocking,nonblocking,persistent --bytes 4,65536
               --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
+  reorder_args=(--topology shuffled:moore:2:1,er:0.3 --collective alltoallv --form blocking --bytes 1024
+                --variant direct,direct:reorder --runs 3 --reps 5 --warmup 1 --theta 1)
   moore=(--topology moore:2:1 --topology moore:2:2 --processes 1024)
   er=(--topology er:0.05 --topology er:0.4 --processes 256)
   groups=(--mode groups --k 2 --k 3)
@@ -182,7 +192,17 @@ if [[ $mpich == 1 ]]; then
     "$mpich_build/bin/nbrbench" "${mpich_args[@]}"
 fi
 
-# ---- 4. nbrsim ----------------------------------------------------------------------------------
+# ---- 4. Rank reordering ---------------------------------------------------------------------------
+reorder_csvs=()
+for node_size in "${reorder_node_sizes[@]}"; do
+  csv=$out/nbrbench-reorder-nodes-of-$node_size.csv
+  run "nbrbench-reorder-nodes-of-$node_size" "$csv" "> $csv" 1800 \
+    mpirun --oversubscribe -np "$reorder_np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" \
+    "$build/bin/nbrbench" "${reorder_args[@]}" --node-size "$node_size"
+  reorder_csvs+=("$csv")
+done
+
+# ---- 5. nbrsim ----------------------------------------------------------------------------------
 # One CSV per family; every invocation's rows follow the first header.
 simulate() {  # LABEL CSV ARGS...
   local label=$1 csv=$2
@@ -207,7 +227,7 @@ simulate nbrsim-er-aware-groups "$sim_er" "${er[@]}" "${aware[@]}" "${groups[@]}
 simulate nbrsim-er-pairs "$sim_er" "${er[@]}"
 simulate nbrsim-er-groups "$sim_er" "${er[@]}" --mode groups --k 2
 
-# ---- 5. Figures ---------------------------------------------------------------------------------
+# ---- 6. Figures ---------------------------------------------------------------------------------
 # plot.sh draws every figure a CSV allows; a few of them are kept.
 figures=()
 keep() {  # FROM TO
@@ -238,7 +258,7 @@ if [[ -s $sim_er ]]; then
   keep "$work/sim-er/message_ratio_density.png" nbrsim-er-message-ratio-density.png
 fi
 
-# ---- 6. RESULTS.md ------------------------------------------------------------------------------
+# ---- 7. RESULTS.md ------------------------------------------------------------------------------
 note load_end "$(load)"
 note script_seconds "$(($(date +%s) - script_start))"
 note failures "${#failures[@]}"
@@ -246,7 +266,7 @@ for f in "${failures[@]}"; do note failure "$f"; done
 mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
-  --openmpi "$ompi_csv" "${mpich_table[@]}" --sim-moore "$sim_moore" --sim-er "$sim_er" \
+  --openmpi "$ompi_csv" "${mpich_table[@]}" --reorder "${reorder_csvs[@]}" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then

@@ -97,8 +97,22 @@ void run(Workload& workload, const Options& options) {
     const std::uint64_t out_degree = workload.native_messages_per_call();
     std::uint64_t edges = 0;
     MPI_Reduce(&out_degree, &edges, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
+    // Where the library reordered: edges and bytes per call between nodes, old and new ranks.
+    const bool reordering = library && library->stats && library->stats->reorder_tried;
+    double between_nodes[5] = {};
+    if (reordering) {
+        const nbrcomb_stats& stats = *library->stats;
+        const double library_calls = std::max(1.0, static_cast<double>(stats.calls));
+        between_nodes[0] = static_cast<double>(stats.edge_cut_before);
+        between_nodes[1] = static_cast<double>(stats.edge_cut_after);
+        between_nodes[2] = static_cast<double>(stats.internode_bytes_before) / library_calls;
+        between_nodes[3] = static_cast<double>(stats.internode_bytes_after) / library_calls;
+        between_nodes[4] = stats.reordered ? 1.0 : 0.0;
+    }
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : between_nodes, between_nodes, 5, MPI_DOUBLE, MPI_SUM, 0, comm);
 
-    const std::uint64_t checksum = gathered_fnv1a(workload.values(), MPI_COMM_WORLD, 0);
+    // In the order of comm's ranks, which are the parts' order also when they were reordered.
+    const std::uint64_t checksum = gathered_fnv1a(workload.values(), comm, 0);
     if (rank != 0) return;
 
     const bool managed = library && library->stats;
@@ -111,6 +125,14 @@ void run(Workload& workload, const Options& options) {
     std::printf("messages_per_call_per_rank=%.3f\nmessages_per_call_per_rank_max=%.3f\n", sum[0] / processes,
                 max_messages);
     std::printf("bytes_per_call_per_rank=%.1f\n", sum[1] / processes);
+    std::printf("reorder=%d\n", options.reorder ? 1 : 0);
+    if (reordering) {
+        std::printf("reordered=%d\nedge_weight_between_nodes_before=%.0f\nedge_weight_between_nodes_after=%.0f\n",
+                    between_nodes[4] == processes ? 1 : 0, between_nodes[0], between_nodes[1]);
+        std::printf("bytes_between_nodes_per_call_per_rank_before=%.1f\n"
+                    "bytes_between_nodes_per_call_per_rank_after=%.1f\n",
+                    between_nodes[2] / processes, between_nodes[3] / processes);
+    }
     std::printf("latency_median_us=%.2f\nlatency_min_us=%.2f\n", median(seconds) * 1e6,
                 *std::ranges::min_element(seconds) * 1e6);
     std::printf("checksum=0x%016" PRIx64 "\n", checksum);
@@ -141,8 +163,9 @@ int main_with_mpi(int argc, char** argv) {
     }
 
     const std::unique_ptr<Workload> workload =
-        input->options.kernel == Kernel::spmv ? make_spmv(input->matrix, input->matrix_name, MPI_COMM_WORLD)
-                                              : make_stencil(input->options.block, MPI_COMM_WORLD);
+        input->options.kernel == Kernel::spmv
+            ? make_spmv(input->matrix, input->matrix_name, input->options.reorder, MPI_COMM_WORLD)
+            : make_stencil(input->options.block, input->options.reorder, MPI_COMM_WORLD);
     run(*workload, input->options);
     return 0;
 }

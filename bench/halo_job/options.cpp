@@ -45,6 +45,8 @@ Options parse_options(int argc, char** argv) {
             options.warmup = parse_count(flag, value, 0);
         else if (flag == "--block")
             options.block = parse_count(flag, value, 1);
+        else if (flag == "--reorder")
+            options.reorder = parse_count(flag, value, 0) != 0;
         else
             throw std::invalid_argument("unknown flag: " + std::string(flag));
     }
@@ -54,13 +56,17 @@ Options parse_options(int argc, char** argv) {
 std::string usage(const char* program) {
     return std::string("usage: ") + program +
            " [--kernel spmv|stencil] [--matrix FILE|NAME] [--iterations N] [--warmup N] [--block B]\n"
+           "       [--reorder 0|1]\n"
            "  spmv     power iteration y = A x on a row-block distributed Matrix Market matrix,\n"
            "           ghost values exchanged with MPI_Neighbor_alltoallv (default)\n"
            "  stencil  9-point diffusion on a 2D periodic process grid, B x B cells per process,\n"
            "           boundaries exchanged with MPI_Neighbor_allgather over the Moore neighborhood\n"
            "  --matrix      a .mtx file, or a name in " NBRCOMB_MATRICES_DIR " (default can_1054)\n"
            "  --iterations  timed iterations (default 200); --warmup untimed ones before them (default 20)\n"
-           "  --block       stencil block edge (default 16)\n";
+           "  --block       stencil block edge (default 16)\n"
+           "  --reorder     1: create the topology with reorder=1 and take the part of the problem of\n"
+           "                the new rank (native MPI keeps the ranks; libnbrcomb renumbers them with\n"
+           "                NBRCOMB_REORDER=on); the checksum is the same either way (default 0)\n";
 }
 
 std::string resolve_matrix_path(const std::string& matrix) {

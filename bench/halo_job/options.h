@@ -13,6 +13,7 @@ struct Options {
     int iterations = 200;
     int warmup = 20;
     int block = 16;
+    bool reorder = false;  // reorder=1 to the topology constructor; each process takes its new rank's part
     bool help = false;
 };
 

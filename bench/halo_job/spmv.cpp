@@ -34,7 +34,7 @@ struct Neighbors {
 
 class SpmvPowerIteration final : public Workload {
 public:
-    SpmvPowerIteration(const CooMatrix& matrix, std::string name, MPI_Comm world)
+    SpmvPowerIteration(const CooMatrix& matrix, std::string name, bool reorder, MPI_Comm world)
         : name_(std::move(name)), rows_(matrix.rows), nonzeros_(static_cast<std::int64_t>(matrix.entries.size())) {
         if (matrix.rows != matrix.cols)
             throw std::invalid_argument(name_ + " is " + std::to_string(matrix.rows) + " x " +
@@ -42,58 +42,16 @@ public:
         int rank = 0, processes = 0;
         MPI_Comm_rank(world, &rank);
         MPI_Comm_size(world, &processes);
-        const RowBlocks blocks(matrix.rows, processes);
-        const std::int64_t lo = blocks.first(rank), hi = blocks.first(rank + 1);
-        const auto owned = [&](std::int64_t i) { return lo <= i && i < hi; };
-        owned_ = static_cast<std::size_t>(hi - lo);
-
-        // Rows summed in ascending column order make every y_i, and so the checksum, the same
-        // bits for any number of processes.
-        std::vector<MatrixEntry> mine;
-        std::vector<std::int64_t> ghosts;
-        std::vector<std::pair<int, std::int64_t>> sends; // (destination, owned column it needs)
-        for (const MatrixEntry& e : matrix.entries) {
-            if (owned(e.row)) {
-                mine.push_back(e);
-                if (!owned(e.col)) ghosts.push_back(e.col);
-            } else if (owned(e.col)) {
-                sends.emplace_back(blocks.owner(e.row), e.col);
-            }
-        }
-        std::ranges::stable_sort(mine, [](const MatrixEntry& a, const MatrixEntry& b) {
-            return std::tie(a.row, a.col) < std::tie(b.row, b.col);
-        });
-        // Sorted by global index, ghosts are grouped by owner in ascending rank order, and a
-        // sender that sorts the same columns packs them in the order they are unpacked here.
-        std::ranges::sort(ghosts);
-        ghosts.erase(std::ranges::unique(ghosts).begin(), ghosts.end());
-        std::ranges::sort(sends);
-        sends.erase(std::ranges::unique(sends).begin(), sends.end());
-
-        recv_ = Neighbors::group(ghosts.size(), [&](std::size_t k) { return blocks.owner(ghosts[k]); });
-        send_ = Neighbors::group(sends.size(), [&](std::size_t k) { return sends[k].first; });
-        for (const auto& [destination, col] : sends) send_index_.push_back(static_cast<std::size_t>(col - lo));
-
-        row_start_.assign(owned_ + 1, 0);
-        for (const MatrixEntry& e : mine) {
-            ++row_start_[static_cast<std::size_t>(e.row - lo) + 1];
-            column_.push_back(owned(e.col) ? static_cast<std::size_t>(e.col - lo)
-                                           : owned_ + static_cast<std::size_t>(std::ranges::lower_bound(ghosts, e.col) -
-                                                                               ghosts.begin()));
-            value_.push_back(e.value);
-        }
-        for (std::size_t i = 0; i < owned_; ++i) row_start_[i + 1] += row_start_[i];
-
-        // Exact binary fractions that differ from entry to entry, so misplaced ghosts show.
-        x_.resize(owned_ + ghosts.size());
-        for (std::size_t i = 0; i < owned_; ++i) x_[i] = 1.0 + static_cast<double>((lo + static_cast<std::int64_t>(i)) % 17) / 16.0;
-        y_.resize(owned_);
-        send_buffer_.resize(send_index_.size());
-        pack();
-
-        MPI_Dist_graph_create_adjacent(world, static_cast<int>(recv_.ranks.size()), recv_.ranks.data(), MPI_UNWEIGHTED,
-                                       static_cast<int>(send_.ranks.size()), send_.ranks.data(), MPI_UNWEIGHTED,
-                                       MPI_INFO_NULL, 0, &comm_);
+        take_block(matrix, rank, processes);
+        // Weighted by the values each edge carries, as PETSc weights its graphs: what a mapping
+        // should keep on a node.
+        MPI_Dist_graph_create_adjacent(world, static_cast<int>(recv_.ranks.size()), recv_.ranks.data(),
+                                       recv_.counts.data(), static_cast<int>(send_.ranks.size()), send_.ranks.data(),
+                                       send_.counts.data(), MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
+        // With reorder=1 the process with new rank v plays vertex v of the graph: it takes block v.
+        int new_rank = rank;
+        MPI_Comm_rank(comm_, &new_rank);
+        if (new_rank != rank) take_block(matrix, new_rank, processes);
     }
 
     ~SpmvPowerIteration() override { MPI_Comm_free(&comm_); }
@@ -137,6 +95,62 @@ public:
     }
 
 private:
+    // This process's rows, ghost and send lists, and starting vector as the owner of row block
+    // `block`; the lists are those block's vertex gives the graph.
+    void take_block(const CooMatrix& matrix, int block, int processes) {
+        const RowBlocks blocks(matrix.rows, processes);
+        const std::int64_t lo = blocks.first(block), hi = blocks.first(block + 1);
+        const auto owned = [&](std::int64_t i) { return lo <= i && i < hi; };
+        owned_ = static_cast<std::size_t>(hi - lo);
+
+        // Rows summed in ascending column order make every y_i, and so the checksum, the same
+        // bits for any number of processes.
+        std::vector<MatrixEntry> mine;
+        std::vector<std::int64_t> ghosts;
+        std::vector<std::pair<int, std::int64_t>> sends; // (destination, owned column it needs)
+        for (const MatrixEntry& e : matrix.entries) {
+            if (owned(e.row)) {
+                mine.push_back(e);
+                if (!owned(e.col)) ghosts.push_back(e.col);
+            } else if (owned(e.col)) {
+                sends.emplace_back(blocks.owner(e.row), e.col);
+            }
+        }
+        std::ranges::stable_sort(mine, [](const MatrixEntry& a, const MatrixEntry& b) {
+            return std::tie(a.row, a.col) < std::tie(b.row, b.col);
+        });
+        // Sorted by global index, ghosts are grouped by owner in ascending rank order, and a
+        // sender that sorts the same columns packs them in the order they are unpacked here.
+        std::ranges::sort(ghosts);
+        ghosts.erase(std::ranges::unique(ghosts).begin(), ghosts.end());
+        std::ranges::sort(sends);
+        sends.erase(std::ranges::unique(sends).begin(), sends.end());
+
+        recv_ = Neighbors::group(ghosts.size(), [&](std::size_t k) { return blocks.owner(ghosts[k]); });
+        send_ = Neighbors::group(sends.size(), [&](std::size_t k) { return sends[k].first; });
+        send_index_.clear();
+        for (const auto& [destination, col] : sends) send_index_.push_back(static_cast<std::size_t>(col - lo));
+
+        row_start_.assign(owned_ + 1, 0);
+        column_.clear();
+        value_.clear();
+        for (const MatrixEntry& e : mine) {
+            ++row_start_[static_cast<std::size_t>(e.row - lo) + 1];
+            column_.push_back(owned(e.col) ? static_cast<std::size_t>(e.col - lo)
+                                           : owned_ + static_cast<std::size_t>(std::ranges::lower_bound(ghosts, e.col) -
+                                                                               ghosts.begin()));
+            value_.push_back(e.value);
+        }
+        for (std::size_t i = 0; i < owned_; ++i) row_start_[i + 1] += row_start_[i];
+
+        // Exact binary fractions that differ from entry to entry, so misplaced ghosts show.
+        x_.resize(owned_ + ghosts.size());
+        for (std::size_t i = 0; i < owned_; ++i) x_[i] = 1.0 + static_cast<double>((lo + static_cast<std::int64_t>(i)) % 17) / 16.0;
+        y_.resize(owned_);
+        send_buffer_.resize(send_index_.size());
+        pack();
+    }
+
     void pack() {
         for (std::size_t k = 0; k < send_index_.size(); ++k) send_buffer_[k] = x_[send_index_[k]];
     }
@@ -161,8 +175,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, MPI_Comm world) {
-    return std::make_unique<SpmvPowerIteration>(matrix, name, world);
+std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, MPI_Comm world) {
+    return std::make_unique<SpmvPowerIteration>(matrix, name, reorder, world);
 }
 
 } // namespace halo_job

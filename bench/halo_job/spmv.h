@@ -11,6 +11,8 @@ namespace halo_job {
 
 // Every process passes the whole matrix and keeps its own rows. The dist-graph follows the
 // column pattern: q is an in-neighbor of p when p's rows have a nonzero in a column q owns.
-std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, MPI_Comm world);
+// With reorder the topology is created with reorder=1 and each process takes the row block of
+// its rank in the new communicator.
+std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, MPI_Comm world);
 
 } // namespace halo_job

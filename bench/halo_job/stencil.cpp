@@ -14,24 +14,26 @@ constexpr std::array<Offset, 8> moore = {{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {
 
 class MooreStencil final : public Workload {
 public:
-    MooreStencil(int block, MPI_Comm world) : b_(block), u_(cells(block)), next_(cells(block)) {
+    MooreStencil(int block, bool reorder, MPI_Comm world) : b_(block), u_(cells(block)), next_(cells(block)) {
         int rank = 0, processes = 0;
         MPI_Comm_rank(world, &rank);
         MPI_Comm_size(world, &processes);
         MPI_Dims_create(processes, 2, dims_.data());
-        const int ry = rank / dims_[1], rx = rank % dims_[1];
 
         // The offsets are symmetric, so the same list serves as sources and destinations.
         std::array<int, moore.size()> neighbors{};
         for (std::size_t k = 0; k < moore.size(); ++k) {
-            const int y = (ry + moore[k].dy + dims_[0]) % dims_[0];
-            const int x = (rx + moore[k].dx + dims_[1]) % dims_[1];
+            const int y = (rank / dims_[1] + moore[k].dy + dims_[0]) % dims_[0];
+            const int x = (rank % dims_[1] + moore[k].dx + dims_[1]) % dims_[1];
             neighbors[k] = y * dims_[1] + x;
         }
         MPI_Dist_graph_create_adjacent(world, static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED,
                                        static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED,
-                                       MPI_INFO_NULL, 0, &comm_);
+                                       MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
 
+        // With reorder=1 the process with new rank v plays vertex v: it takes block v of the grid.
+        MPI_Comm_rank(comm_, &rank);
+        const int ry = rank / dims_[1], rx = rank % dims_[1];
         for (int i = 1; i <= b_; ++i)
             for (int j = 1; j <= b_; ++j) {
                 const long gy = static_cast<long>(ry) * b_ + i - 1, gx = static_cast<long>(rx) * b_ + j - 1;
@@ -132,6 +134,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_stencil(int block, MPI_Comm world) { return std::make_unique<MooreStencil>(block, world); }
+std::unique_ptr<Workload> make_stencil(int block, bool reorder, MPI_Comm world) {
+    return std::make_unique<MooreStencil>(block, reorder, world);
+}
 
 } // namespace halo_job

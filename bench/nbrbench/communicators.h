@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,15 @@ struct VariantCommunicator {
     MPI_Comm comm = MPI_COMM_NULL;
     double create_seconds = 0.0;  // the constructor on the slowest rank, Phase 1 included
     std::string library_mode;     // the mode the library runs comm with; "off" when it leaves comm native
+    // Where the library was asked to reorder (the :reorder variants): whether it gave new ranks, the
+    // graph's edges between (emulated) nodes with the old and the new ranks, and its time.
+    struct Reordering {
+        bool reordered = false;
+        double edge_cut_before = 0.0;  // summed over the ranks
+        double edge_cut_after = 0.0;
+        double seconds = 0.0;  // the slowest rank's
+    };
+    std::optional<Reordering> reordering;
 };
 
 struct TopologyCommunicators {

@@ -39,10 +39,11 @@ private:
 void print_header() {
     CsvLine header;
     for (const char* name :
-         {"topology", "ranks", "out_degree", "collective", "form", "bytes", "variant", "k", "aware", "library_mode",
-          "intercepted", "runs", "reps", "median_us", "run_median_min_us", "run_median_max_us", "ratio_to_native",
-          "p_slower", "slower_than_native", "p_faster", "messages_per_call", "bytes_per_call", "message_ratio",
-          "create_seconds"})
+         {"topology", "ranks", "out_degree", "collective", "form", "bytes", "variant", "k", "aware", "reorder",
+          "node_size", "library_mode", "intercepted", "runs", "reps", "median_us", "run_median_min_us",
+          "run_median_max_us", "ratio_to_native", "p_slower", "slower_than_native", "p_faster", "messages_per_call",
+          "bytes_per_call", "message_ratio", "create_seconds", "reordered", "edge_cut_before", "edge_cut_after",
+          "reorder_seconds", "internode_bytes_before", "internode_bytes_after"})
         header.text(name);
     for (const LibraryColumn& column : library_columns) header.text(column.name);
     header.text("valid").print();
@@ -53,7 +54,9 @@ void print_header() {
 std::string csv_columns_help() {
     std::string help =
     "Columns: topology as given; ranks; out_degree, the average over ranks; collective; form;\n"
-    "bytes per neighbor; variant; k of groups; aware (1 for the :aware variants); library_mode, the\n"
+    "bytes per neighbor; variant; k of groups; aware (1 for the :aware variants); reorder (1 for the\n"
+    ":reorder variants, made with reorder=1 and the library's reordering on); node_size, the ranks\n"
+    "per emulated node of those two (--node-size; 0: the real nodes); library_mode, the\n"
     "mode the library runs the communicator with (off: native MPI); intercepted, the share of ranks\n"
     "on which the library ran the calls (0 while it leaves the form native); runs; reps; median_us,\n"
     "the median over the runs of each run's median repetition; the smallest and largest run median;\n"
@@ -62,8 +65,13 @@ std::string csv_columns_help() {
     "p_faster, the same test the other way (the variant's run medians lower than native's);\n"
     "messages_per_call and bytes_per_call, per rank (averaged over ranks), from the library's\n"
     "counters, or native MPI's one message per out-edge; message_ratio = messages_per_call /\n"
-    "out_degree; create_seconds, the constructor on the slowest rank; then the library's figures,\n"
-    "on the slowest rank, median over runs:\n";
+    "out_degree; create_seconds, the constructor on the slowest rank; for the :reorder variants\n"
+    "(empty for the others): reordered, 1 if the library gave new ranks (0: no mapping cut fewer\n"
+    "edges between the emulated nodes of --node-size ranks); edge_cut_before and edge_cut_after, the\n"
+    "edges between nodes with the old and the new ranks; reorder_seconds, the reordering's part of\n"
+    "create_seconds on the slowest rank; internode_bytes_before and internode_bytes_after, the bytes\n"
+    "native MPI sends between nodes per call and rank, averaged over ranks, with the old and the new\n"
+    "ranks; then the library's figures, on the slowest rank, median over runs:\n";
     for (const LibraryColumn& column : library_columns)
         help += std::string("  ") + column.name + ": " + column.meaning + "\n";
     return help + "and valid: 1 if the data received match what the MPI standard prescribes, 0 if not,\n"
@@ -90,7 +98,13 @@ void print_csv(const Options& options, const std::vector<TopologyCommunicators>&
             line.integer(variant.k);
         else
             line.empty();
-        line.integer(variant.aware ? 1 : 0).text(communicator.library_mode).number(record.intercepted, "%.3g");
+        line.integer(variant.aware ? 1 : 0).integer(variant.reorder ? 1 : 0);
+        if (variant.aware || variant.reorder)
+            line.integer(options.library.node_size);
+        else
+            line.empty();
+        line.text(communicator.library_mode);
+        line.number(record.intercepted, "%.3g");
         line.integer(options.runs).integer(options.repetitions);
         line.number(median(record.run_medians) * 1e6, "%.3f").number(min_run * 1e6, "%.3f");
         line.number(max_run * 1e6, "%.3f");
@@ -108,6 +122,18 @@ void print_csv(const Options& options, const std::vector<TopologyCommunicators>&
         else
             line.empty();
         line.number(communicator.create_seconds, "%.6g");
+        if (const auto& reordering = communicator.reordering) {
+            line.integer(reordering->reordered ? 1 : 0).number(reordering->edge_cut_before, "%.0f");
+            line.number(reordering->edge_cut_after, "%.0f").number(reordering->seconds, "%.6g");
+        } else {
+            line.empty().empty().empty().empty();
+        }
+        for (const auto& bytes : {record.internode_bytes_before, record.internode_bytes_after}) {
+            if (bytes)
+                line.number(*bytes, "%.6g");
+            else
+                line.empty();
+        }
         for (const auto& values : record.library_values) {
             if (values.empty())
                 line.empty();

@@ -27,8 +27,10 @@ std::optional<nbrcomb_stats> library_snapshot(MPI_Comm comm) {
 }
 
 // One execution of one experiment; rank 0 adds it to record.
-void execute(const Experiment& experiment, MPI_Comm comm, const Options& options, MPI_Comm control,
-             ExperimentRecord& record) {
+void execute(const Experiment& experiment, const VariantCommunicator& communicator, const Options& options,
+             MPI_Comm control, ExperimentRecord& record) {
+    const MPI_Comm comm = communicator.comm;
+    const bool reordering = communicator.reordering.has_value();
     NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
     const auto before = library_snapshot(comm);
     for (int i = 0; i < options.warmup; ++i) exchange.run();
@@ -44,9 +46,10 @@ void execute(const Experiment& experiment, MPI_Comm comm, const Options& options
     }
     const auto after = library_snapshot(comm);
 
-    // Messages, bytes, and whether the library ran the calls: summed over the ranks.
-    double sums[3] = {static_cast<double>(exchange.out_degree()),
-                      static_cast<double>(exchange.out_degree()) * experiment.bytes, 0.0};
+    // Messages, bytes, whether the library ran the calls, and the bytes between nodes with the old
+    // and the new ranks: summed over the ranks.
+    double sums[5] = {static_cast<double>(exchange.out_degree()),
+                      static_cast<double>(exchange.out_degree()) * experiment.bytes, 0.0, 0.0, 0.0};
     if (before && after) {
         for (int c = 0; c < library_column_count; ++c)
             maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
@@ -54,6 +57,8 @@ void execute(const Experiment& experiment, MPI_Comm comm, const Options& options
             sums[0] = static_cast<double>(after->messages_sent - before->messages_sent) / calls;
             sums[1] = static_cast<double>(after->bytes_sent - before->bytes_sent) / calls;
             sums[2] = 1.0;
+            sums[3] = static_cast<double>(after->internode_bytes_before - before->internode_bytes_before) / calls;
+            sums[4] = static_cast<double>(after->internode_bytes_after - before->internode_bytes_after) / calls;
         }
     }
 
@@ -62,7 +67,7 @@ void execute(const Experiment& experiment, MPI_Comm comm, const Options& options
     MPI_Comm_size(control, &processes);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : maxima.data(), maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE,
                MPI_MAX, 0, control);
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, 3, MPI_DOUBLE, MPI_SUM, 0, control);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, 5, MPI_DOUBLE, MPI_SUM, 0, control);
     if (rank != 0) return;
 
     const std::vector<double> seconds(maxima.begin(), maxima.begin() + static_cast<std::ptrdiff_t>(repetitions));
@@ -73,6 +78,10 @@ void execute(const Experiment& experiment, MPI_Comm comm, const Options& options
     record.messages_per_call = sums[0] / processes;
     record.bytes_per_call = sums[1] / processes;
     record.intercepted = sums[2] / processes;
+    if (reordering) {
+        record.internode_bytes_before = sums[3] / processes;
+        record.internode_bytes_after = sums[4] / processes;
+    }
 }
 
 }  // namespace
@@ -92,8 +101,8 @@ std::vector<ExperimentRecord> run_sweep(const Options& options,
         std::ranges::shuffle(order, random);
         for (std::size_t done = 0; done < order.size(); ++done) {
             const Experiment& experiment = experiments[order[done]];
-            const MPI_Comm comm = communicators[experiment.topology].variants[experiment.variant].comm;
-            execute(experiment, comm, options, control, records[order[done]]);
+            execute(experiment, communicators[experiment.topology].variants[experiment.variant], options, control,
+                    records[order[done]]);
             progress.finished(run, done + 1);
         }
     }

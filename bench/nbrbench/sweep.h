@@ -22,6 +22,9 @@ struct ExperimentRecord {
     double messages_per_call = 0.0;
     double bytes_per_call = 0.0;
     double intercepted = 0.0;  // share of the ranks on which the library ran the calls
+    // Where the library reordered the ranks: bytes native MPI sends between (emulated) nodes per
+    // call and rank, averaged over the ranks (the last run), with the old and with the new ranks.
+    std::optional<double> internode_bytes_before, internode_bytes_after;
     std::optional<bool> valid;  // see validate(); empty where it does not check
 };
 

@@ -32,7 +32,7 @@ topology::Graphs generate_graphs(const BenchTopology& topology, int processes) {
 }
 
 MPI_Comm create_communicator(const BenchTopology& topology, const topology::Graphs& graphs, MPI_Info hints,
-                             MPI_Comm world) {
+                             bool reorder, MPI_Comm world) {
     int rank = 0, processes = 0;
     MPI_Comm_rank(world, &rank);
     MPI_Comm_size(world, &processes);
@@ -47,7 +47,7 @@ MPI_Comm create_communicator(const BenchTopology& topology, const topology::Grap
     const auto& mine = graphs[static_cast<std::size_t>(rank)];
     MPI_Dist_graph_create_adjacent(world, static_cast<int>(mine.sources.size()), mine.sources.data(),
                                    MPI_UNWEIGHTED, static_cast<int>(mine.destinations.size()),
-                                   mine.destinations.data(), MPI_UNWEIGHTED, hints, 0, &comm);
+                                   mine.destinations.data(), MPI_UNWEIGHTED, hints, reorder ? 1 : 0, &comm);
     return comm;
 }
 

@@ -25,10 +25,11 @@ BenchTopology parse_bench_topology(const std::string& text);
 // Builds the graphs once for all the communicators of one topology; empty for Cartesian ones.
 topology::Graphs generate_graphs(const BenchTopology& topology, int processes);
 
-// A new communicator of the topology over world, ranks kept (reorder = 0), with hints for the
-// distributed-graph constructor (Cartesian communicators take none). graphs is what
-// generate_graphs returned for world's size.
+// A new communicator of the topology over world, with hints and reorder for the distributed-graph
+// constructor (Cartesian communicators take neither and keep the ranks). graphs is what
+// generate_graphs returned for world's size; each process gives the lists of its rank in world.
+// With reorder the process with rank v in the new communicator plays vertex v.
 MPI_Comm create_communicator(const BenchTopology& topology, const topology::Graphs& graphs, MPI_Info hints,
-                             MPI_Comm world);
+                             bool reorder, MPI_Comm world);
 
 }  // namespace nbrcomb::bench

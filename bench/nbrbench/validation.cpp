@@ -63,8 +63,12 @@ ValidationSummary validate(const Options& options, const std::vector<TopologyCom
     MPI_Comm_rank(control, &rank);
     MPI_Comm_size(control, &processes);
     ValidationSummary summary;
-    // Experiments come grouped by topology: the graphs are made again once per topology.
+    // Experiments come grouped by topology: the graphs are made again once per topology, and the
+    // expected blocks whenever the vertex changes (the process with rank v of a reordered
+    // communicator plays vertex v).
     std::size_t graphs_of = experiments.size();
+    topology::Graphs graphs;
+    int vertex = -1;
     std::vector<int> sources, blocks;
     std::set<std::pair<std::size_t, Collective>> native_reported;  // a native deviation repeats in every form and size
     for (std::size_t e = 0; e < experiments.size(); ++e) {
@@ -72,13 +76,19 @@ ValidationSummary validate(const Options& options, const std::vector<TopologyCom
         const BenchTopology& topology = options.topologies[experiment.topology];
         if (topology.is_cartesian()) continue;
         if (graphs_of != experiment.topology) {
-            const topology::Graphs graphs = generate_graphs(topology, processes);
-            sources = graphs[static_cast<std::size_t>(rank)].sources;
-            blocks = sender_blocks(graphs, rank);
+            graphs = generate_graphs(topology, processes);
             graphs_of = experiment.topology;
+            vertex = -1;
         }
-        NeighborExchange exchange(communicators[experiment.topology].variants[experiment.variant].comm,
-                                  experiment.collective, experiment.form, experiment.bytes);
+        const MPI_Comm comm = communicators[experiment.topology].variants[experiment.variant].comm;
+        int rank_in_comm = 0;
+        MPI_Comm_rank(comm, &rank_in_comm);
+        if (rank_in_comm != vertex) {
+            vertex = rank_in_comm;
+            sources = graphs[static_cast<std::size_t>(vertex)].sources;
+            blocks = sender_blocks(graphs, vertex);
+        }
+        NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
         exchange.scramble_received();
         const auto calls_before = library_calls(exchange.comm());
         exchange.run();

@@ -9,7 +9,8 @@ namespace nbrcomb::bench {
 namespace {
 
 constexpr const char* variant_forms =
-    "native, direct, pairs, auto, groups:K (K 2..16), each of the last three with :aware";
+    "native, direct, pairs, auto, groups:K (K 2..16), each of the last three with :aware, then each but native "
+    "with :reorder";
 
 [[noreturn]] void bad_variant(const std::string& text) {
     throw std::invalid_argument("variant '" + text + "' is none of " + variant_forms);
@@ -31,12 +32,18 @@ Variant parse_variant(const std::string& text) {
     Variant variant;
     variant.name = text;
     std::string_view rest = text;
+    const std::string_view reorder_suffix = ":reorder";
+    if (rest.ends_with(reorder_suffix)) {
+        variant.reorder = true;
+        rest.remove_suffix(reorder_suffix.size());
+    }
     const std::string_view aware_suffix = ":aware";
     if (rest.ends_with(aware_suffix)) {
         variant.aware = true;
         rest.remove_suffix(aware_suffix.size());
     }
-    if (rest == "native" && !variant.aware) return variant;
+    // Only the library reorders, and only for a communicator it manages.
+    if (rest == "native" && !variant.aware && !variant.reorder) return variant;
     if (rest == "direct" && !variant.aware) {
         variant.mode = NBRCOMB_MODE_DIRECT;
         return variant;
@@ -57,7 +64,7 @@ MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) 
     MPI_Info_create(&info);
     switch (variant.mode) {
     case NBRCOMB_MODE_OFF: set(info, "nbrcomb_mode", "off"); return info;
-    case NBRCOMB_MODE_DIRECT: set(info, "nbrcomb_mode", "direct"); return info;
+    case NBRCOMB_MODE_DIRECT: set(info, "nbrcomb_mode", "direct"); break;
     case NBRCOMB_MODE_PAIRS: set(info, "nbrcomb_mode", "pairs"); break;
     case NBRCOMB_MODE_GROUPS:
         set(info, "nbrcomb_mode", "groups");
@@ -65,9 +72,10 @@ MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) 
         break;
     case NBRCOMB_MODE_AUTO: set(info, "nbrcomb_mode", "auto"); break;
     }
+    set(info, "nbrcomb_reorder", variant.reorder ? "on" : "off");
+    if (variant.aware || variant.reorder) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));
     set(info, "nbrcomb_theta", std::to_string(settings.theta));
     set(info, "nbrcomb_topo_aware", variant.aware ? "node" : "0");
-    if (variant.aware) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));
     return info;
 }
 

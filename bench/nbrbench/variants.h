@@ -1,7 +1,7 @@
 // The ways of running the same topology that nbrbench compares, each on its own communicator made
 // with the library's MPI_Info hints: native MPI, the library's direct schedule, pairs of friends
-// (paper 000), groups of k friends (paper 002), the library's own choice, and the last three
-// topology-aware.
+// (paper 000), groups of k friends (paper 002), the library's own choice, the last three
+// topology-aware, and any but native on ranks the library reordered (reorder=1).
 #pragma once
 
 #include <mpi.h>
@@ -13,10 +13,12 @@
 namespace nbrcomb::bench {
 
 struct Variant {
-    std::string name;  // native, direct, pairs, auto, groups:K, the last three with ":aware"
+    // native, direct, pairs, auto, groups:K; the last three may end in ":aware", then any but native in ":reorder"
+    std::string name;
     nbrcomb_mode mode = NBRCOMB_MODE_OFF;
     int k = 0;  // group size; 0 but for groups
     bool aware = false;
+    bool reorder = false;  // the constructor gets reorder=1 and the library may renumber the ranks
     bool is_native() const { return mode == NBRCOMB_MODE_OFF; }
 };
 
@@ -26,7 +28,7 @@ Variant parse_variant(const std::string& text);
 // Settings shared by every library variant.
 struct LibrarySettings {
     int theta = 4;      // friendship threshold; 4 in both papers
-    int node_size = 2;  // ranks per emulated node of the aware variants; 0: the real nodes
+    int node_size = 2;  // ranks per emulated node of the aware and reorder variants; 0: the real nodes
 };
 
 // New hints selecting variant; the caller frees them.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <functional>
+#include <numeric>
 #include <random>
 #include <stdexcept>
 #include <utility>
@@ -182,6 +183,28 @@ Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes) {
 
 Graphs matrix_halo(const std::string& matrix_market_path, int processes) {
     return matrix_halo(halo_job::read_matrix_market(matrix_market_path), processes);
+}
+
+Graphs renumber_ranks(const Graphs& graphs, const std::vector<int>& new_rank) {
+    Graphs renumbered = edgeless(static_cast<int>(graphs.size()));
+    const auto renamed = [&](int v) { return new_rank[static_cast<std::size_t>(v)]; };
+    for (const auto& graph : graphs) {
+        auto& destinations = renumbered[static_cast<std::size_t>(renamed(graph.rank))].destinations;
+        for (const int v : graph.destinations) destinations.push_back(renamed(v));
+    }
+    fill_sources(renumbered);
+    return renumbered;
+}
+
+Graphs shuffle_ranks(const Graphs& graphs, std::uint64_t seed) {
+    std::vector<int> new_rank(graphs.size());
+    std::iota(new_rank.begin(), new_rank.end(), 0);
+    std::mt19937_64 random(seed);
+    for (int i = static_cast<int>(new_rank.size()) - 1; i > 0; --i) {  // Fisher-Yates, from the seed's bits alone
+        const int j = std::min(i, static_cast<int>(unit_interval(random) * (i + 1)));
+        std::swap(new_rank[static_cast<std::size_t>(i)], new_rank[static_cast<std::size_t>(j)]);
+    }
+    return renumber_ranks(graphs, new_rank);
 }
 
 }  // namespace nbrcomb::topology

@@ -37,4 +37,13 @@ Graphs erdos_renyi(int processes, double density, std::uint64_t seed);
 Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes);
 Graphs matrix_halo(const std::string& matrix_market_path, int processes);
 
+// graphs with vertex v renamed new_rank[v] (a permutation): its out-list renumbered in its order,
+// the in-lists rebuilt by the rule above.
+Graphs renumber_ranks(const Graphs& graphs, const std::vector<int>& new_rank);
+
+// graphs renumbered by a random permutation drawn from seed alone: the topology as a process
+// manager leaves it that places processes unaware of the application's partition, where rank
+// reordering (reorder=1) has something to repair.
+Graphs shuffle_ranks(const Graphs& graphs, std::uint64_t seed);
+
 }  // namespace nbrcomb::topology

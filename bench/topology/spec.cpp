@@ -30,9 +30,31 @@ T number(const std::string& field, const std::string& what, const std::string& t
     return value;
 }
 
+Graphs generate_in_order(const TopologySpec& spec, int processes) {
+    switch (spec.kind) {
+    case TopologySpec::Kind::moore:
+        return moore(processes, spec.dims, spec.radius);
+    case TopologySpec::Kind::von_neumann:
+        return von_neumann(processes, spec.dims, spec.radius);
+    case TopologySpec::Kind::erdos_renyi:
+        return erdos_renyi(processes, spec.density, spec.seed);
+    case TopologySpec::Kind::matrix:
+        return matrix_halo(spec.path, processes);
+    }
+    throw std::logic_error("unknown topology kind");
+}
+
 }  // namespace
 
 TopologySpec parse_topology(const std::string& text) {
+    const std::string shuffled_prefix = "shuffled:";
+    if (text.starts_with(shuffled_prefix)) {
+        TopologySpec spec = parse_topology(text.substr(shuffled_prefix.size()));
+        if (spec.shuffled) throw std::invalid_argument("topology '" + text + "': shuffled twice");
+        spec.shuffled = true;
+        spec.text = text;
+        return spec;
+    }
     TopologySpec spec;
     spec.text = text;
     const std::string kind = text.substr(0, text.find(':'));
@@ -62,22 +84,14 @@ TopologySpec parse_topology(const std::string& text) {
         if (fields.size() == 3) spec.seed = number<std::uint64_t>(fields[2], "seed", text);
         return spec;
     }
-    throw std::invalid_argument("topology '" + text + "': unknown kind '" + kind +
-                                "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], matrix:PATH)");
+    throw std::invalid_argument(
+        "topology '" + text + "': unknown kind '" + kind +
+        "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], matrix:PATH, each with a prefix shuffled:)");
 }
 
 Graphs generate(const TopologySpec& spec, int processes) {
-    switch (spec.kind) {
-    case TopologySpec::Kind::moore:
-        return moore(processes, spec.dims, spec.radius);
-    case TopologySpec::Kind::von_neumann:
-        return von_neumann(processes, spec.dims, spec.radius);
-    case TopologySpec::Kind::erdos_renyi:
-        return erdos_renyi(processes, spec.density, spec.seed);
-    case TopologySpec::Kind::matrix:
-        return matrix_halo(spec.path, processes);
-    }
-    throw std::logic_error("unknown topology kind");
+    Graphs graphs = generate_in_order(spec, processes);
+    return spec.shuffled ? shuffle_ranks(graphs, spec.seed) : graphs;
 }
 
 }  // namespace nbrcomb::topology

@@ -1,5 +1,6 @@
 // Topologies named on a command line: "moore:D:R", "vonneumann:D:R", "er:DENSITY[:SEED]",
-// "matrix:PATH" (a Matrix Market file).
+// "matrix:PATH" (a Matrix Market file), any of them prefixed "shuffled:" (its ranks in a random
+// order).
 #pragma once
 
 #include "topology/generators.h"
@@ -17,6 +18,7 @@ struct TopologySpec {
     double density = 0.0;
     std::uint64_t seed = 1;  // when the spec names none
     std::string path;
+    bool shuffled = false;  // the graph renumbered by shuffle_ranks
     std::string text;  // as written, to name the topology in reports
 };
 
