@@ -1,21 +1,31 @@
 #include "pattern/simulator.h"
 
 #include <algorithm>
+#include <bit>
 #include <deque>
-#include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace nbrcomb::detail {
 
 // Each process has a list of messages sent to it and not yet received, in arrival order, and
-// while parked, its exchange's expected (sender, channel) keys sorted, with a flag per key once
-// a message for it has arrived: no hashing and no allocation per message, which matters with
-// thousands of processes that each have thousands of friends.
+// while in an exchange, a table of the exchange's expected (sender, channel) keys, with a flag
+// per key once a message for it has arrived. Thousands of processes with thousands of friends
+// each send hundreds of millions of messages, so matching one is a single probe of an
+// open-addressing table, not a binary search of sorted keys (whose cache misses in the
+// receiver's keys took most of the run time), and allocates nothing.
 struct SimulatedNetwork::Impl {
     struct Message {
         std::uint64_t key;  // (sender, channel)
         Payload payload;
+    };
+
+    static constexpr std::uint64_t no_key = ~std::uint64_t{0};
+
+    struct Slot {
+        std::uint64_t key = no_key;
+        std::uint32_t index = 0;  // in the exchange's expected list
+        bool arrived = false;
     };
 
     struct Inbox {
@@ -23,9 +33,26 @@ struct SimulatedNetwork::Impl {
         // The exchange the process waits in, if any.
         Exchange* exchange = nullptr;
         std::coroutine_handle<> waiting;
-        std::vector<std::uint64_t> expected;  // sorted
-        std::vector<char> arrived;            // per expected key
+        std::vector<Slot> slots;  // the exchange's expected keys; a power of two, at most half full
         std::size_t missing = 0;
+
+        // The slot holding key, or the empty one where it would go.
+        Slot& probe(std::uint64_t key) {
+            const std::size_t mask = slots.size() - 1;
+            const int shift = 64 - std::countr_zero(slots.size());
+            // Fibonacci hashing spreads keys that differ by multiples of the channel count, as
+            // the keys of one exchange do.
+            for (std::size_t at = (key * 0x9e3779b97f4a7c15ULL) >> shift;; at = (at + 1) & mask)
+                if (slots[at].key == key || slots[at].key == no_key) return slots[at];
+        }
+
+        // Records a message for key; true when it completes the exchange.
+        bool arrive(std::uint64_t key) {
+            Slot& slot = probe(key);
+            if (slot.key != key || slot.arrived) return false;
+            slot.arrived = true;
+            return --missing == 0;
+        }
     };
 
     explicit Impl(int processes);
@@ -35,66 +62,45 @@ struct SimulatedNetwork::Impl {
                static_cast<std::uint64_t>(channel);
     }
 
-    // Position of key among the sorted expected keys, if expected.
-    static std::optional<std::size_t> find(const std::vector<std::uint64_t>& sorted, std::uint64_t key) {
-        const auto it = std::lower_bound(sorted.begin(), sorted.end(), key);
-        if (it == sorted.end() || *it != key) return std::nullopt;
-        return static_cast<std::size_t>(it - sorted.begin());
-    }
-
     void deliver(int from, const Outgoing& send) {
         if (send.peer < 0 || send.peer >= processes)
             throw std::out_of_range("simulated send to rank " + std::to_string(send.peer));
         Inbox& inbox = inboxes[static_cast<std::size_t>(send.peer)];
         const std::uint64_t box = key(from, send.channel);
         inbox.pending.push_back({box, send.payload});
-        if (inbox.exchange == nullptr) return;
-        if (const auto index = find(inbox.expected, box); index && !inbox.arrived[*index]) {
-            inbox.arrived[*index] = 1;
-            if (--inbox.missing == 0) ready.push_back(send.peer);
-        }
-    }
-
-    // Marks which expected keys have a pending message; returns how many are still missing.
-    static std::size_t match_pending(Inbox& inbox) {
-        inbox.arrived.assign(inbox.expected.size(), 0);
-        std::size_t missing = inbox.expected.size();
-        for (const Message& message : inbox.pending)
-            if (const auto index = find(inbox.expected, message.key); index && !inbox.arrived[*index]) {
-                inbox.arrived[*index] = 1;
-                --missing;
-            }
-        return missing;
+        if (inbox.exchange != nullptr && inbox.arrive(box)) ready.push_back(send.peer);
     }
 
     // Moves the oldest pending message of every expected key into the exchange.
     static void take(Inbox& inbox, Exchange& exchange) {
-        std::vector<Payload> by_key(inbox.expected.size());
+        auto& received = exchange.received();
+        received.assign(exchange.expected().size(), nullptr);
         std::size_t kept = 0;
         for (Message& message : inbox.pending) {
-            const auto index = find(inbox.expected, message.key);
-            if (index && !by_key[*index])
-                by_key[*index] = std::move(message.payload);
+            const Slot& slot = inbox.probe(message.key);
+            if (slot.key == message.key && !received[slot.index])
+                received[slot.index] = std::move(message.payload);
             else
                 inbox.pending[kept++] = std::move(message);
         }
         inbox.pending.resize(kept);
-        auto& received = exchange.received();
-        received.clear();
-        for (const Expected& expected : exchange.expected())
-            received.push_back(std::move(by_key[*find(inbox.expected, key(expected.peer, expected.channel))]));
         inbox.exchange = nullptr;
     }
 
     // Completes the exchange now if every expected message is pending; else waits for them.
     bool start(int rank, Exchange& exchange) {
         Inbox& inbox = inboxes[static_cast<std::size_t>(rank)];
-        inbox.expected.clear();
-        for (const Expected& expected : exchange.expected()) inbox.expected.push_back(key(expected.peer, expected.channel));
-        std::sort(inbox.expected.begin(), inbox.expected.end());
-        if (std::adjacent_find(inbox.expected.begin(), inbox.expected.end()) != inbox.expected.end())
-            throw std::invalid_argument("an exchange expects two messages from one peer on one channel");
-        inbox.missing = match_pending(inbox);
+        const std::vector<Expected>& expected = exchange.expected();
+        inbox.slots.assign(std::max<std::size_t>(2, std::bit_ceil(2 * expected.size())), Slot{});
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const std::uint64_t box = key(expected[i].peer, expected[i].channel);
+            Slot& slot = inbox.probe(box);
+            if (slot.key == box)
+                throw std::invalid_argument("an exchange expects two messages from one peer on one channel");
+            slot = {box, static_cast<std::uint32_t>(i), false};
+        }
+        inbox.missing = expected.size();
+        for (const Message& message : inbox.pending) inbox.arrive(message.key);
         if (inbox.missing > 0) return false;
         take(inbox, exchange);
         return true;
