@@ -44,10 +44,12 @@ public:
         MPI_Comm_size(world, &processes);
         take_block(matrix, rank, processes);
         // Weighted by the values each edge carries, as PETSc weights its graphs: what a mapping
-        // should keep on a node.
+        // should keep on a node. An empty list's data() may be null, which MPICH reads as
+        // MPI_UNWEIGHTED.
+        const auto weights = [](std::vector<int>& counts) { return counts.empty() ? MPI_WEIGHTS_EMPTY : counts.data(); };
         MPI_Dist_graph_create_adjacent(world, static_cast<int>(recv_.ranks.size()), recv_.ranks.data(),
-                                       recv_.counts.data(), static_cast<int>(send_.ranks.size()), send_.ranks.data(),
-                                       send_.counts.data(), MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
+                                       weights(recv_.counts), static_cast<int>(send_.ranks.size()), send_.ranks.data(),
+                                       weights(send_.counts), MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
         // With reorder=1 the process with new rank v plays vertex v of the graph: it takes block v.
         int new_rank = rank;
         MPI_Comm_rank(comm_, &new_rank);
