@@ -163,8 +163,10 @@ note mpich "$mpich"
 # The conditions.
 note git_commit "$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)"
 note git_subject "$(git log -1 --format=%s 2>/dev/null || true)"
-note git_changed "$(git status --porcelain --untracked-files=no 2>/dev/null | wc -l)"
-note git_untracked "$(git status --porcelain 2>/dev/null | grep -c '^??' || true)"
+# The outputs this run rewrites do not count: only a change to what was built does.
+outputs=(":(exclude)$out" ":(exclude)$results_md")
+note git_changed "$(git status --porcelain --untracked-files=no -- . "${outputs[@]}" 2>/dev/null | wc -l)"
+note git_untracked "$(git status --porcelain -- . "${outputs[@]}" 2>/dev/null | grep -c '^??' || true)"
 note os "$(. /etc/os-release && echo "$PRETTY_NAME") (Debian $(cat /etc/debian_version 2>/dev/null)), Linux $(uname -r)"
 note cpu "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 note cores "$(nproc)"
