@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+
 namespace halo_job {
 namespace {
 
@@ -31,6 +33,24 @@ const char* mode_name(nbrcomb_mode mode) {
     case NBRCOMB_MODE_AUTO: return "auto";
     }
     return "unknown";
+}
+
+std::optional<ReorderingSummary> reordering_summary(const std::optional<nbrcomb_stats>& stats, MPI_Comm comm) {
+    if (!stats || !stats->reorder_tried) return std::nullopt;
+    const double calls = std::max(1.0, static_cast<double>(stats->calls));
+    double sums[5] = {static_cast<double>(stats->edge_cut_before), static_cast<double>(stats->edge_cut_after),
+                      static_cast<double>(stats->internode_bytes_before) / calls,
+                      static_cast<double>(stats->internode_bytes_after) / calls, stats->reordered ? 1.0 : 0.0};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, comm);
+    int processes = 0;
+    MPI_Comm_size(comm, &processes);
+    ReorderingSummary summary{.reordered = sums[4] == processes,
+                              .edge_cut_before = sums[0],
+                              .edge_cut_after = sums[1],
+                              .internode_bytes_before = sums[2],
+                              .internode_bytes_after = sums[3]};
+    MPI_Allreduce(&stats->reorder_seconds, &summary.seconds, 1, MPI_DOUBLE, MPI_MAX, comm);
+    return summary;
 }
 
 } // namespace halo_job

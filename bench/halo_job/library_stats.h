@@ -21,4 +21,18 @@ std::optional<LibraryStats> library_stats(MPI_Comm comm);
 
 const char* mode_name(nbrcomb_mode mode);
 
+// What the library's rank reordering did to comm, over all its processes.
+struct ReorderingSummary {
+    bool reordered = false;  // new ranks (the processes agree)
+    // The graph's edge weight between nodes, with the old and the new ranks.
+    double edge_cut_before = 0.0, edge_cut_after = 0.0;
+    // Bytes between nodes per call, summed over the processes; 0 before the first call.
+    double internode_bytes_before = 0.0, internode_bytes_after = 0.0;
+    double seconds = 0.0;  // the slowest process's
+};
+
+// Collective over comm, given every process's stats for it; empty unless the library was asked
+// to reorder comm, which holds on all of its processes or none.
+std::optional<ReorderingSummary> reordering_summary(const std::optional<nbrcomb_stats>& stats, MPI_Comm comm);
+
 } // namespace halo_job

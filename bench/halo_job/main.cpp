@@ -97,19 +97,7 @@ void run(Workload& workload, const Options& options) {
     const std::uint64_t out_degree = workload.native_messages_per_call();
     std::uint64_t edges = 0;
     MPI_Reduce(&out_degree, &edges, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-    // Where the library reordered: edges and bytes per call between nodes, old and new ranks.
-    const bool reordering = library && library->stats && library->stats->reorder_tried;
-    double between_nodes[5] = {};
-    if (reordering) {
-        const nbrcomb_stats& stats = *library->stats;
-        const double library_calls = std::max(1.0, static_cast<double>(stats.calls));
-        between_nodes[0] = static_cast<double>(stats.edge_cut_before);
-        between_nodes[1] = static_cast<double>(stats.edge_cut_after);
-        between_nodes[2] = static_cast<double>(stats.internode_bytes_before) / library_calls;
-        between_nodes[3] = static_cast<double>(stats.internode_bytes_after) / library_calls;
-        between_nodes[4] = stats.reordered ? 1.0 : 0.0;
-    }
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : between_nodes, between_nodes, 5, MPI_DOUBLE, MPI_SUM, 0, comm);
+    const auto reordering = reordering_summary(library ? library->stats : std::nullopt, comm);
 
     // In the order of comm's ranks, which are the parts' order also when they were reordered.
     const std::uint64_t checksum = gathered_fnv1a(workload.values(), comm, 0);
@@ -128,10 +116,10 @@ void run(Workload& workload, const Options& options) {
     std::printf("reorder=%d\n", options.reorder ? 1 : 0);
     if (reordering) {
         std::printf("reordered=%d\nedge_weight_between_nodes_before=%.0f\nedge_weight_between_nodes_after=%.0f\n",
-                    between_nodes[4] == processes ? 1 : 0, between_nodes[0], between_nodes[1]);
+                    reordering->reordered ? 1 : 0, reordering->edge_cut_before, reordering->edge_cut_after);
         std::printf("bytes_between_nodes_per_call_per_rank_before=%.1f\n"
                     "bytes_between_nodes_per_call_per_rank_after=%.1f\n",
-                    between_nodes[2] / processes, between_nodes[3] / processes);
+                    reordering->internode_bytes_before / processes, reordering->internode_bytes_after / processes);
     }
     std::printf("latency_median_us=%.2f\nlatency_min_us=%.2f\n", median(seconds) * 1e6,
                 *std::ranges::min_element(seconds) * 1e6);

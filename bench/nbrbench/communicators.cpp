@@ -9,20 +9,6 @@ namespace nbrcomb::bench {
 
 namespace {
 
-// Collective over world; empty unless the library was asked to reorder comm (on all ranks or none).
-std::optional<VariantCommunicator::Reordering> reordering_of(const std::optional<nbrcomb_stats>& stats,
-                                                             MPI_Comm world) {
-    if (!stats || !stats->reorder_tried) return std::nullopt;
-    double sums[3] = {static_cast<double>(stats->edge_cut_before), static_cast<double>(stats->edge_cut_after),
-                      stats->reordered ? 0.0 : 1.0};
-    MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, world);
-    VariantCommunicator::Reordering reordering{.reordered = sums[2] == 0.0,
-                                                .edge_cut_before = sums[0],
-                                                .edge_cut_after = sums[1]};
-    MPI_Allreduce(&stats->reorder_seconds, &reordering.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
-    return reordering;
-}
-
 VariantCommunicator create(const BenchTopology& topology, const topology::Graphs& graphs, const Variant& variant,
                            const LibrarySettings& settings, MPI_Comm world) {
     VariantCommunicator result;
@@ -36,7 +22,7 @@ VariantCommunicator create(const BenchTopology& topology, const topology::Graphs
     const auto library = halo_job::library_stats(result.comm);
     const auto stats = library ? library->stats : std::nullopt;
     result.library_mode = stats ? halo_job::mode_name(stats->mode) : "off";
-    result.reordering = reordering_of(stats, world);
+    result.reordering = halo_job::reordering_summary(stats, world);
     return result;
 }
 

@@ -2,6 +2,7 @@
 // Phase 1 (the library's pattern) is done and timed once, as in the papers.
 #pragma once
 
+#include "halo_job/library_stats.h"
 #include "nbrbench/options.h"
 
 #include <mpi.h>
@@ -18,15 +19,8 @@ struct VariantCommunicator {
     MPI_Comm comm = MPI_COMM_NULL;
     double create_seconds = 0.0;  // the constructor on the slowest rank, Phase 1 included
     std::string library_mode;     // the mode the library runs comm with; "off" when it leaves comm native
-    // Where the library was asked to reorder (the :reorder variants): whether it gave new ranks, the
-    // graph's edges between (emulated) nodes with the old and the new ranks, and its time.
-    struct Reordering {
-        bool reordered = false;
-        double edge_cut_before = 0.0;  // summed over the ranks
-        double edge_cut_after = 0.0;
-        double seconds = 0.0;  // the slowest rank's
-    };
-    std::optional<Reordering> reordering;
+    // Where the library was asked to reorder (the :reorder variants), what it did at creation.
+    std::optional<halo_job::ReorderingSummary> reordering;
 };
 
 struct TopologyCommunicators {
