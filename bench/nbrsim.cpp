@@ -2,6 +2,7 @@
 // simulated processes, for the topologies of the papers' experiments or any other, and what it
 // saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
 // progress on stderr.
+#include "command_line.h"
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
 #include "pattern/simulated_phase1.h"
@@ -10,13 +11,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <string>
 #include <vector>
 
 using namespace nbrcomb::detail;
+using nbrcomb::bench::seconds_since;
 using nbrcomb::topology::Graphs;
 using nbrcomb::topology::TopologySpec;
 
@@ -49,57 +50,38 @@ struct Options {
     bool check = false;
 };
 
-[[noreturn]] void fail_usage(const std::string& why) {
-    std::fprintf(stderr, "nbrsim: %s\n%s", why.c_str(), usage);
-    std::exit(2);
-}
-
-int positive(const std::string& flag, const char* text) {
-    char* end = nullptr;
-    const long value = std::strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || value < 1 || value > (1L << 30))
-        fail_usage(flag + " needs a positive integer, not '" + text + "'");
-    return static_cast<int>(value);
-}
-
 Options parse(int argc, char** argv) {
+    const nbrcomb::bench::CommandLine command_line("nbrsim", usage);
     Options options;
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
-        if (flag == "--help" || flag == "-h") {
-            std::fputs(usage, stdout);
-            std::exit(0);
-        }
+        if (flag == "--help" || flag == "-h") command_line.help();
         if (flag == "--check") {
             options.check = true;
             continue;
         }
-        if (i + 1 == argc) fail_usage(flag + " needs a value");
+        if (i + 1 == argc) command_line.fail(flag + " needs a value");
         const char* value = argv[++i];
         if (flag == "--topology") {
-            try {
-                options.topologies.push_back(nbrcomb::topology::parse_topology(value));
-            } catch (const std::invalid_argument& error) {
-                fail_usage(error.what());
-            }
+            options.topologies.push_back(command_line.topology(value));
         } else if (flag == "--mode") {
             const std::string mode = value;
-            if (mode != "pairs" && mode != "groups") fail_usage("--mode is pairs or groups, not '" + mode + "'");
+            if (mode != "pairs" && mode != "groups") command_line.fail("--mode is pairs or groups, not '" + mode + "'");
             options.grouping = mode == "pairs" ? Grouping::pairs : Grouping::hypergraph;
         } else if (flag == "--processes") {
-            options.processes.push_back(positive(flag, value));
+            options.processes.push_back(command_line.positive(flag, value));
         } else if (flag == "--theta") {
-            options.thetas.push_back(positive(flag, value));
+            options.thetas.push_back(command_line.positive(flag, value));
         } else if (flag == "--k") {
-            const int k = positive(flag, value);
-            if (k < 2 || k > 16) fail_usage("--k is from 2 to 16");
+            const int k = command_line.positive(flag, value);
+            if (k < 2 || k > 16) command_line.fail("--k is from 2 to 16");
             options.ks.push_back(k);
         } else if (flag == "--node-size") {
-            options.node_size = positive(flag, value);
+            options.node_size = command_line.positive(flag, value);
         } else if (flag == "--max-hyperedges") {
-            options.max_hyperedges = positive(flag, value);
+            options.max_hyperedges = command_line.positive(flag, value);
         } else {
-            fail_usage("unknown argument " + flag);
+            command_line.fail("unknown argument " + flag);
         }
     }
     if (options.topologies.empty())
@@ -109,10 +91,6 @@ Options parse(int argc, char** argv) {
     if (options.thetas.empty()) options.thetas = {4};
     if (options.ks.empty() || options.grouping == Grouping::pairs) options.ks = {2};
     return options;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 struct Summary {

@@ -391,6 +391,21 @@ def reorder_section(rows):
     return out
 
 
+def map_section(rows):
+    """rank 0's mapping at scale: the cut with the old and the new ranks, and the time."""
+    if not rows:
+        return ["No data: the run failed (see the failures above).\n"]
+    lines = []
+    for r in rows:
+        before, after = number(r["cut_before"]), number(r["cut_after"])
+        change = f" ({(after - before) / before:+.0%})" if before > 0 else ""
+        lines.append([f"`{r['topology']}`", r["processes"], r["node_size"], f"{int(r['edges']):,}",
+                      f"{before:,.0f} → {after:,.0f}{change}", f"{number(r['graph_seconds']):.2f}",
+                      f"{number(r['map_seconds']):.2f}", r["peak_rss_mb"]])
+    return [table(["topology", "processes", "nodes of", "edges gathered", "edges between nodes, before → after",
+                   "graph (s)", "mapping (s)", "peak memory (MB)"], lines) + "\n"]
+
+
 # ---- nbrsim ---------------------------------------------------------------------------------------
 
 def sim_label(row):
@@ -483,6 +498,7 @@ def main():
     parser.add_argument("--openmpi", required=True)
     parser.add_argument("--mpich")
     parser.add_argument("--reorder", nargs="*", default=[])
+    parser.add_argument("--map")
     parser.add_argument("--sim-moore", required=True)
     parser.add_argument("--sim-er", required=True)
     parser.add_argument("--figures", nargs="*", default=[])
@@ -673,6 +689,14 @@ def main():
                    "edges and bytes between nodes are what a cluster would see. The edges are the graph's "
                    "(unweighted); the bytes are native MPI's for `alltoallv` at the size measured.\n")
         out.extend(reorder_section(reorder_rows))
+    if args.map:
+        out.append("### The mapping on rank 0 at scale (`nbrmap`)\n")
+        out.append("`build/bin/nbrmap` runs, without MPI and on one core, what rank 0 does for reordering once it "
+                   "has gathered the graph: the undirected weighted graph, then METIS over nodes of consecutive ranks "
+                   "and the exact balancing (`mapping/`). The largest graphs stand just above the default gathering "
+                   "limit (`NBRCOMB_REORDER_MAX_EDGES` = 4,194,304 edges); peak memory is the whole process's, the "
+                   "generated topology included.\n")
+        out.extend(map_section(read_csv(args.map)))
 
     # -- nbrsim
     out.append("## At scale: Phase 1 on simulated processes (`nbrsim`)\n")

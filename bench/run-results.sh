@@ -6,6 +6,7 @@
 #   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job;
 #   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
 #   4. nbrbench with Open MPI at 8 ranks: rank reordering (reorder=1) on emulated nodes of 2 and 4;
+#      nbrmap: rank 0's mapping for reordering at up to 163,840 processes;
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
 #      1024), every pattern checked;
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
@@ -69,6 +70,10 @@ reorder_node_sizes=(2 4)
 reorder_args=(--topology shuffled:moore:2:1,moore:2:1,shuffled:vonneumann:3:1,er:0.3
               --topology shuffled:matrix:dwt_162,matrix:dwt_162 --collective alltoallv --form blocking --bytes 1024
               --variant direct,direct:reorder,pairs,pairs:reorder --runs 8 --reps 20 --warmup 2 --theta 1)
+# nbrmap: the mapping rank 0 runs for reordering, up to the default gathering limit.
+# One run per topology, sizes ascending, so that each row's peak memory is its own.
+map_topologies=(moore:3:1 shuffled:moore:3:1 vonneumann:3:1)
+map_args=(--processes 4096 --processes 32768 --processes 163840 --node-size 32 --node-size 128)
 # nbrsim: the topologies of papers 000 and 002 at scale.
 moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:2:3 --topology moore:3:1 --processes 4096)
 er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --topology er:0.8 --processes 1024)
@@ -81,6 +86,8 @@ if [[ $quick == 1 ]]; then
               --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
   reorder_args=(--topology shuffled:moore:2:1,er:0.3 --collective alltoallv --form blocking --bytes 1024
                 --variant direct,direct:reorder --runs 3 --reps 5 --warmup 1 --theta 1)
+  map_topologies=(moore:3:1 shuffled:moore:3:1)
+  map_args=(--processes 4096 --node-size 32)
   moore=(--topology moore:2:1 --topology moore:2:2 --processes 1024)
   er=(--topology er:0.05 --topology er:0.4 --processes 256)
   groups=(--mode groups --k 2 --k 3)
@@ -126,6 +133,17 @@ run() {
   fi
 }
 
+# append LABEL CSV COMMAND...: run, with the command's CSV rows appended to CSV below the first
+# header.
+append() {
+  local label=$1 csv=$2
+  shift 2
+  local shown="> $csv"
+  [[ -s $csv ]] && shown="| tail -n +2 >> $csv"
+  run "$label" "$work/$label.csv" "$shown" 7200 "$@"
+  if [[ -s $csv ]]; then tail -n +2 "$work/$label.csv" >>"$csv"; else cat "$work/$label.csv" >"$csv"; fi
+}
+
 # ---- 1. Build ---------------------------------------------------------------------------------
 build_dir() {  # DIR LOG CMAKE_ARGS... -- TARGETS...
   local dir=$1 log=$2 configure=() targets=()
@@ -144,7 +162,7 @@ note quick "$quick"
 note root "$([[ $(id -u) -eq 0 ]] && echo 1 || echo 0)"
 note date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 note load_start "$(load)"
-build_dir "$build" "$logs/build.log" -- nbrcomb nbrbench nbrsim
+build_dir "$build" "$logs/build.log" -- nbrcomb nbrbench nbrsim nbrmap
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$2/CMakeCache.txt"; }
 if [[ $(cache NBRCOMB_MPI_IS_OPEN_MPI "$build") != 1 ]]; then
   echo "run-results.sh: $build is not built with Open MPI; point BUILD at a build that is" >&2
@@ -204,15 +222,18 @@ for node_size in "${reorder_node_sizes[@]}"; do
   reorder_csvs+=("$csv")
 done
 
+map_csv=$out/nbrmap.csv
+: >"$map_csv"
+for topology in "${map_topologies[@]}"; do
+  append "nbrmap-${topology//:/-}" "$map_csv" "$build/bin/nbrmap" --topology "$topology" "${map_args[@]}"
+done
+
 # ---- 5. nbrsim ----------------------------------------------------------------------------------
-# One CSV per family; every invocation's rows follow the first header.
+# One CSV per family.
 simulate() {  # LABEL CSV ARGS...
   local label=$1 csv=$2
   shift 2
-  local shown="> $csv"
-  [[ -s $csv ]] && shown="| tail -n +2 >> $csv"
-  run "$label" "$work/$label.csv" "$shown" 7200 "$build/bin/nbrsim" "$@" --check
-  if [[ -s $csv ]]; then tail -n +2 "$work/$label.csv" >>"$csv"; else cat "$work/$label.csv" >"$csv"; fi
+  append "$label" "$csv" "$build/bin/nbrsim" "$@" --check
 }
 sim_moore=$out/nbrsim-moore.csv
 sim_er=$out/nbrsim-er.csv
@@ -268,7 +289,7 @@ for f in "${failures[@]}"; do note failure "$f"; done
 mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
-  --openmpi "$ompi_csv" "${mpich_table[@]}" --reorder "${reorder_csvs[@]}" --sim-moore "$sim_moore" --sim-er "$sim_er" \
+  --openmpi "$ompi_csv" "${mpich_table[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
