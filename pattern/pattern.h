@@ -14,12 +14,21 @@ namespace nbrcomb::detail {
 // out-neighbors are split into one part per member by rank order; every member hands each other
 // member its blocks for that member's part, and each member sends one combined message to every
 // neighbor of its own part. A pair is a group of two.
+//
+// Members are often neighbors of each other too (paper 000, Fig. 1). The block of such an edge
+// rides in the packet its sender hands that member anyway, so the edge costs no message of its
+// own: with it, a group saves messages with fewer common neighbors than members.
 struct GroupStep {
     std::vector<int> members;             // the group, this process included, ascending rank
     std::vector<std::vector<int>> parts;  // parts[i]: my out-edges that members[i] carries, by neighbor rank
     std::size_t self = 0;                 // this process's index in members
+    std::vector<int> to_member;    // to_member[i]: my out-edge to members[i] that rides in my packet to it, or -1
+    std::vector<int> from_member;  // from_member[i]: my in-edge from members[i] that rides in its packet, or -1
 
     const std::vector<int>& onloaded() const { return parts[self]; }
+    // Whether this process hands members[i] a packet, and receives one from it.
+    bool sends_packet(std::size_t i) const { return i != self && (!parts[i].empty() || to_member[i] >= 0); }
+    bool receives_packet(std::size_t i) const { return i != self && (!onloaded().empty() || from_member[i] >= 0); }
 };
 
 // A message this process receives in the data phase and the in-edges whose blocks it carries,

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 namespace nbrcomb::detail {
 
@@ -15,7 +16,8 @@ namespace {
 
 // What a process tells each active out-neighbor after an iteration (paper 000 Alg. 1 lines 20,
 // 26): the first value of the notice; an onloaded notice goes on with the group's members.
-enum Notice : int { nothing = 0, onloaded = 1, offloaded = 2, done = 3 };
+// A rides notice tells a member of our new group that our edge to it rides in our packet.
+enum Notice : int { nothing = 0, onloaded = 1, offloaded = 2, done = 3, rides = 4 };
 
 // Rank -> edge index of the edges that may be combined: to another process, and only one
 // edge to it. Repeated edges and self-loops keep their own messages.
@@ -107,9 +109,16 @@ private:
         return std::binary_search(row.begin(), row.end(), rank);
     }
 
-    // Friends: processes in at least theta active rows (and in this process's domain when
-    // topology-aware), with how many (their weight), by rank. Counting over all rows is the
-    // O(degree^2) step of the paper; shared_ keeps it a tight loop.
+    // Active edges between this process and q, in either direction: with m common neighbors a
+    // pair sends m + 2 - edges messages instead of 2m + edges, so it saves messages only when
+    // m + edges > 2. (A larger group saves whenever m > k, which candidate groups require.)
+    int edges_with(int q) const {
+        return (active_out_.contains(q) ? 1 : 0) + (active_in_.contains(q) ? 1 : 0);
+    }
+
+    // Friends: processes in at least theta active rows, with whom a pair would save messages (and
+    // in this process's domain when topology-aware), with how many rows (their weight), by rank.
+    // Counting over all rows is the O(degree^2) step of the paper; shared_ keeps it a tight loop.
     Friends find_friends() {
         std::vector<int> seen;
         for (const auto& [rank, row] : rows_)
@@ -119,7 +128,7 @@ private:
         Friends friends;
         for (const int q : seen) {
             int& count = shared_[static_cast<std::size_t>(q)];
-            if (count >= settings_.theta && nearby(q)) friends.push_back({q, count});
+            if (count >= settings_.theta && count + edges_with(q) > 2 && nearby(q)) friends.push_back({q, count});
             count = 0;
         }
         return friends;
@@ -171,7 +180,8 @@ private:
             if (std::all_of(members.begin(), members.end(),
                             [&](int member) { return member == graph_.rank || in_row(rank, member); }))
                 common.push_back(rank);
-        GroupStep step{members, std::vector<std::vector<int>>(members.size()), 0};
+        GroupStep step{members, std::vector<std::vector<int>>(members.size()), 0,
+                       std::vector<int>(members.size(), -1), std::vector<int>(members.size(), -1)};
         step.self = static_cast<std::size_t>(std::find(members.begin(), members.end(), graph_.rank) - members.begin());
         std::vector<int> onloaded_notice{onloaded};
         onloaded_notice.insert(onloaded_notice.end(), members.begin(), members.end());
@@ -183,6 +193,11 @@ private:
                 step.parts[part].push_back(out_edge_.at(rank));
                 notices[rank] = part == step.self ? onloaded_notice : std::vector<int>{offloaded};
                 active_out_.erase(rank);
+            }
+        for (std::size_t i = 0; i < members.size(); ++i)
+            if (i != step.self && active_out_.erase(members[i]) != 0) {
+                step.to_member[i] = out_edge_.at(members[i]);
+                notices[members[i]] = {rides};
             }
         pattern_.steps.push_back(std::move(step));
     }
@@ -213,9 +228,19 @@ private:
                 pattern_.incoming.push_back(std::move(message));
             }
             if (notice.at(0) == done) pattern_.incoming.push_back({rank, {in_edge_.at(rank)}});
+            if (notice.at(0) == rides) rides_from(rank);
             active_in_.erase(rank);
         }
         co_return !active_in_.empty();
+    }
+
+    // Our edge from rank rides in its packet of the group we formed with it in this iteration.
+    void rides_from(int rank) {
+        if (pattern_.steps.empty()) throw std::logic_error("an edge rides with a group that does not exist");
+        GroupStep& step = pattern_.steps.back();
+        const auto member = std::find(step.members.begin(), step.members.end(), rank);
+        if (member == step.members.end()) throw std::logic_error("an edge rides with a process outside the group");
+        step.from_member[static_cast<std::size_t>(member - step.members.begin())] = in_edge_.at(rank);
     }
 
     Transport& transport_;

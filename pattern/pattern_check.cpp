@@ -8,10 +8,10 @@ namespace nbrcomb::detail {
 
 namespace {
 
-enum Fate : int { unknown = -1, direct = 0, in_my_message = 1, in_friend_message = 2 };
+enum Fate : int { unknown = -1, direct = 0, in_my_message = 1, in_friend_message = 2, in_packet = 3 };
 
-// How an out-edge is delivered: carrier is who sends its block in a combined message; group is
-// the carrier's group, for in_my_message.
+// How an out-edge is delivered: carrier is who sends its block in a combined message (or, for
+// in_packet, the member our packet brings it to); group is the carrier's group, for in_my_message.
 struct Claim {
     int fate = unknown;
     int carrier = -1;
@@ -28,7 +28,7 @@ std::size_t messages_per_call(const LocalGraph& graph, const Pattern& pattern) {
         if (graph.destinations[static_cast<std::size_t>(edge)] != graph.rank) ++messages;
     for (const GroupStep& step : pattern.steps)
         for (std::size_t i = 0; i < step.members.size(); ++i)
-            messages += i == step.self ? step.parts[i].size() : (step.parts[i].empty() ? 0 : 1);
+            messages += i == step.self ? step.parts[i].size() : (step.sends_packet(i) ? 1 : 0);
     return messages;
 }
 
@@ -51,10 +51,16 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
     };
     for (const int edge : pattern.direct) claim(edge, {direct, -1, {}});
     for (const GroupStep& step : pattern.steps)
-        for (std::size_t i = 0; i < step.members.size(); ++i)
+        for (std::size_t i = 0; i < step.members.size(); ++i) {
             for (const int edge : step.parts[i])
                 claim(edge, i == step.self ? Claim{in_my_message, self, step.members}
                                            : Claim{in_friend_message, step.members[i], {}});
+            if (i != step.self && step.to_member[i] >= 0) {
+                if (graph.destinations[static_cast<std::size_t>(step.to_member[i])] != step.members[i])
+                    problems.push_back("an edge rides in the packet to a member it does not lead to");
+                claim(step.to_member[i], {in_packet, step.members[i], {}});
+            }
+        }
     for (std::size_t i = 0; i < claims.size(); ++i)
         if (claims[i].fate == unknown) problems.push_back("edge " + edge_name(self, graph.destinations[i]) + " is never sent");
     std::size_t native = 0;
@@ -113,10 +119,12 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
     // as its carrier, by rank.
     std::multiset<std::pair<int, std::vector<int>>> promised, expected;
     std::map<int, int> forwarded_claims;  // in-edge named as carried by another: times used
+    std::set<std::pair<int, int>> riding_promised, riding_expected;  // (member, in-edge)
     for (const auto& [u, edges] : claim_of)
         for (const auto& [edge, fate] : edges) {
             if (fate.fate == direct) promised.insert({u, {edge}});
             if (fate.fate == in_friend_message) forwarded_claims[edge];
+            if (fate.fate == in_packet) riding_promised.insert({u, edge});
         }
     for (const auto& [u, edges] : claim_of) {
         for (const auto& [edge, fate] : edges) {
@@ -148,7 +156,16 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
         for (const int edge : message.in_edges)
             if (edge >= 0 && static_cast<std::size_t>(edge) < covered.size()) ++covered[static_cast<std::size_t>(edge)];
     }
+    for (const GroupStep& step : pattern.steps)
+        for (std::size_t i = 0; i < step.members.size(); ++i)
+            if (i != step.self && step.from_member[i] >= 0) {
+                riding_expected.insert({step.members[i], step.from_member[i]});
+                if (static_cast<std::size_t>(step.from_member[i]) < covered.size())
+                    ++covered[static_cast<std::size_t>(step.from_member[i])];
+            }
     if (promised != expected) problems.push_back("rank " + std::to_string(self) + " expects other messages than its in-neighbors send");
+    if (riding_promised != riding_expected)
+        problems.push_back("rank " + std::to_string(self) + " expects other blocks in packets than its group members send");
     for (std::size_t j = 0; j < covered.size(); ++j)
         if (graph.sources[j] != self && covered[j] != 1)
             problems.push_back("edge " + edge_name(graph.sources[j], self) + " arrives " + std::to_string(covered[j]) +

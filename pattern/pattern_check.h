@@ -12,7 +12,8 @@ namespace nbrcomb::detail {
 
 // Every process runs this with its own pattern; each returns the problems it found (empty
 // when all holds). Each process tells every out-neighbor how each edge to it is delivered
-// (directly, in its own combined message, or in a group member's), and every receiver checks that
+// (directly, in its own combined message, in a group member's, or riding in the packet to that
+// neighbor when it is a member of the group), and every receiver checks that
 // its expected messages are exactly those, so that every edge (every duplicate) is delivered
 // exactly once and all members of a group agree on it. Locally: every out-edge has exactly one
 // fate, and no process sends more messages than native MPI would.

@@ -11,7 +11,7 @@ namespace nbrcomb::detail {
 namespace {
 
 // Where block part of a member's message of parts blocks starts, after the header, and its size.
-std::pair<std::size_t, std::size_t> part_of(const std::vector<std::byte>& slot, int part, int parts) {
+std::pair<std::size_t, std::size_t> part_of(const ByteBuffer& slot, int part, int parts) {
     std::size_t start = static_cast<std::size_t>(parts) * sizeof(std::uint64_t);
     std::uint64_t size = 0;
     for (int k = 0; k <= part; ++k) {
@@ -40,6 +40,23 @@ void Execution::restart() {
     traffic_ = {};
 }
 
+void Execution::reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag) {
+    schedule_ = std::move(schedule);
+    buffers_ = buffers;
+    first_tag_ = first_tag;
+    temp_.resize(schedule_->temp_bytes);
+    slots_.resize(static_cast<std::size_t>(schedule_->slots));
+    restart();
+}
+
+// A message buffer of this round, with the memory of an earlier one.
+Execution::Bytes& Execution::next_outgoing() {
+    if (outgoing_used_ == outgoing_.size()) outgoing_.emplace_back();
+    Bytes& message = outgoing_[outgoing_used_++];
+    message.clear();
+    return message;
+}
+
 int Execution::advance(Advance how) {
     while (!done()) {
         if (!round_posted_) {
@@ -61,7 +78,7 @@ int Execution::advance(Advance how) {
 // never waits for a message this process has yet to release.
 int Execution::post_round() {
     requests_.clear();
-    outgoing_.clear();
+    outgoing_used_ = 0;
     unprobed_.clear();
     persistent_posted_ = 0;
     const Round& round = schedule_->rounds[round_];
@@ -189,7 +206,8 @@ int Execution::post(const CopyOp& op) {
 
 // Header of byte sizes, then every block packed.
 int Execution::post(const PackedSendOp& op) {
-    Bytes& message = outgoing_.emplace_back(op.blocks.size() * sizeof(std::uint64_t));
+    Bytes& message = next_outgoing();
+    message.resize(op.blocks.size() * sizeof(std::uint64_t));
     for (std::size_t k = 0; k < op.blocks.size(); ++k) {
         const std::uint64_t size = op.blocks[k].bytes;
         std::memcpy(message.data() + k * sizeof size, &size, sizeof size);
@@ -204,7 +222,7 @@ int Execution::post(const ForwardOp& op) {
     std::size_t bytes = op.own.bytes;
     for (const SlotPart& part : op.forwarded) bytes += handed_over(part).size();
     if (bytes == 0) return MPI_SUCCESS;  // the receiver expects nothing either
-    Bytes& message = outgoing_.emplace_back();
+    Bytes& message = next_outgoing();
     message.reserve(bytes);
     if (const int err = append_packed(message, op.own); err != MPI_SUCCESS) return err;
     for (const SlotPart& part : op.forwarded) {
@@ -216,6 +234,12 @@ int Execution::post(const ForwardOp& op) {
 }
 
 int Execution::post(const ProbeRecvOp&) { return MPI_ERR_INTERN; }  // probed after the round's sends
+
+int Execution::post(const SlotCopyOp& op) {
+    const std::span<const std::byte> block = handed_over(op.from);
+    const Block packed{{Space::temp, 0}, static_cast<int>(block.size()), MPI_BYTE, block.size()};
+    return copy_block(block.data(), packed, address<void*>(op.to.at), op.to);
+}
 
 // The block a group member handed over for this combined message, inside its slot.
 std::span<const std::byte> Execution::handed_over(const SlotPart& part) const {

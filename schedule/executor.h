@@ -2,9 +2,9 @@
 // to the end in one call or a step at a time for nonblocking and persistent operations.
 #pragma once
 
+#include "schedule/byte_buffer.h"
 #include "schedule/schedule.h"
 
-#include <list>
 #include <memory>
 #include <span>
 #include <vector>
@@ -36,6 +36,9 @@ enum class Reuse { once, restartable };
 
 // One execution of a schedule on comm; its messages use tags first_tag ..
 // first_tag + tags_per_operation - 1. It holds the schedule, so a cache may drop it meanwhile.
+// Its buffers (combined messages, friend messages, requests) keep their memory from one
+// execution to the next: allocating them afresh on every call costs page faults that, for
+// blocks of tens of KiB, take longer than the messages themselves.
 class Execution {
 public:
     Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag,
@@ -47,6 +50,9 @@ public:
 
     // A restartable execution that is done runs again from its first round.
     void restart();
+    // An execution that is done runs another schedule (of the same communicator) on other
+    // buffers and tags, keeping its memory; once executions only.
+    void reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag);
 
     // Posts rounds as earlier ones complete. Returns MPI_SUCCESS or the first MPI error; after
     // an error the execution is over and has left no request behind.
@@ -56,7 +62,7 @@ public:
     const Traffic& traffic() const { return traffic_; }
 
 private:
-    using Bytes = std::vector<std::byte>;
+    using Bytes = ByteBuffer;
 
     int post_round();
     int start_persistent(const Round& round);
@@ -73,6 +79,7 @@ private:
     int post(const PackedSendOp& op);
     int post(const ForwardOp& op);
     int post(const ProbeRecvOp& op);
+    int post(const SlotCopyOp& op);
     int receive_probed(const ProbeRecvOp& op, MPI_Message message, const MPI_Status& status);
     std::span<const std::byte> handed_over(const SlotPart& part) const;
     int append_packed(Bytes& message, const Block& block);
@@ -86,9 +93,12 @@ private:
     Traffic traffic_;
     std::size_t round_ = 0;
     bool round_posted_ = false;
+    Bytes& next_outgoing();
+
     Bytes temp_;
-    std::vector<Bytes> slots_;                  // friend messages received
-    std::list<Bytes> outgoing_;                 // this round's built messages; a list keeps them in place
+    std::vector<Bytes> slots_;     // friend messages received
+    std::vector<Bytes> outgoing_;  // messages built this round (their bytes stay put when the vector grows)
+    std::size_t outgoing_used_ = 0;
     std::vector<const ProbeRecvOp*> unprobed_;  // this round's friend messages not yet matched
     std::vector<MPI_Request> requests_;  // this round's; its first persistent_posted_ are persistent
     std::vector<MPI_Status> statuses_;

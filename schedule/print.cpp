@@ -46,6 +46,9 @@ struct OpPrinter {
             out << " + slot " << part.slot << " part " << part.part << '/' << part.parts;
         out << " to " << op.peer;
     }
+    void operator()(const SlotCopyOp& op) const {
+        out << "copy slot " << op.from.slot << " part " << op.from.part << '/' << op.from.parts << " to " << op.to;
+    }
 };
 
 }  // namespace

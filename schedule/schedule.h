@@ -57,8 +57,9 @@ struct CopyOp {
 };
 
 // What a process hands a member of its group (paper 002, Alg. 4 line 5): the blocks that
-// member forwards for it, packed after a header of their byte sizes (a friend cannot know the
-// sizes of v and w collectives' blocks).
+// member forwards for it, and last the block of our edge to that member if it rides along,
+// packed after a header of their byte sizes (a friend cannot know the sizes of v and w
+// collectives' blocks).
 struct PackedSendOp {
     std::vector<Block> blocks;
     int peer;
@@ -85,7 +86,14 @@ struct ForwardOp {
     int peer;
 };
 
-using Op = std::variant<SendOp, RecvOp, CopyOp, PackedSendOp, ProbeRecvOp, ForwardOp>;
+// A block a member handed over that is meant for this process (its edge to us rode in the
+// packet), copied into place once the packet is in.
+struct SlotCopyOp {
+    SlotPart from;
+    Block to;
+};
+
+using Op = std::variant<SendOp, RecvOp, CopyOp, PackedSendOp, ProbeRecvOp, ForwardOp, SlotCopyOp>;
 
 // The operations of one round run concurrently and the round ends when all have completed,
 // so a copy must not read what the same round receives.

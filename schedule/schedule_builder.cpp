@@ -17,6 +17,27 @@ std::vector<int> self_in_edges(const LocalGraph& graph) {
 
 Block at(std::span<const Block> blocks, int index) { return blocks[static_cast<std::size_t>(index)]; }
 
+// The blocks of the packet this process hands members[i]: those it forwards for us, then our
+// block for it if our edge to it rides along. allgather sends one block on every edge, so the
+// packet holds it once.
+PackedSendOp packet_to(const GroupStep& step, std::size_t i, const CallBlocks& call) {
+    PackedSendOp packet{{}, step.members[i]};
+    const std::vector<int>& theirs = step.parts[i];
+    if (call.same_send_block) {
+        packet.blocks.push_back(at(call.send, theirs.empty() ? step.to_member[i] : theirs.front()));
+        return packet;
+    }
+    for (const int edge : theirs) packet.blocks.push_back(at(call.send, edge));
+    if (step.to_member[i] >= 0) packet.blocks.push_back(at(call.send, step.to_member[i]));
+    return packet;
+}
+
+// How many blocks the packet from members[i] holds (packet_to on its side).
+int packet_parts(const GroupStep& step, std::size_t i, const CallBlocks& call) {
+    if (call.same_send_block) return 1;
+    return static_cast<int>(step.onloaded().size()) + (step.from_member[i] >= 0 ? 1 : 0);
+}
+
 // Alg. 4 lines 4-7: hand each member of a group the blocks it forwards for us, and take from
 // each its blocks for the neighbors we carry. slot_of[s][i]: the slot of members[i] in step s.
 void add_group_exchanges(const Pattern& pattern, const CallBlocks& call, Round& round, int& slots,
@@ -24,20 +45,27 @@ void add_group_exchanges(const Pattern& pattern, const CallBlocks& call, Round& 
     for (const GroupStep& step : pattern.steps) {
         std::vector<int>& slot_of_member = slot_of.emplace_back(step.members.size(), -1);
         for (std::size_t i = 0; i < step.members.size(); ++i) {
-            if (i == step.self) continue;
-            const std::vector<int>& theirs = step.parts[i];
-            if (!theirs.empty()) {
-                PackedSendOp packed{{}, step.members[i]};
-                if (call.same_send_block)
-                    packed.blocks.push_back(at(call.send, theirs.front()));
-                else
-                    for (const int edge : theirs) packed.blocks.push_back(at(call.send, edge));
-                round.ops.emplace_back(std::move(packed));
-            }
-            if (!step.onloaded().empty()) {
+            if (step.sends_packet(i)) round.ops.emplace_back(packet_to(step, i, call));
+            if (step.receives_packet(i)) {
                 slot_of_member[i] = slots;
                 round.ops.emplace_back(ProbeRecvOp{step.members[i], slots++});
             }
+        }
+    }
+}
+
+// The blocks of members' edges to us that rode in their packets, into place once the packets
+// are in: the last block of each such packet (the only one for allgather).
+void add_riding_blocks(const Pattern& pattern, const CallBlocks& call, const std::vector<std::vector<int>>& slot_of,
+                       Round& round) {
+    for (std::size_t s = 0; s < pattern.steps.size(); ++s) {
+        const GroupStep& step = pattern.steps[s];
+        for (std::size_t i = 0; i < step.members.size(); ++i) {
+            if (step.from_member[i] < 0) continue;
+            const Block target = at(call.recv, step.from_member[i]);
+            if (target.bytes == 0) continue;
+            const int parts = packet_parts(step, i, call);
+            round.ops.emplace_back(SlotCopyOp{{slot_of[s][i], call.same_send_block ? 0 : parts - 1, parts}, target});
         }
     }
 }
@@ -78,15 +106,16 @@ Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const C
     for (std::size_t s = 0; s < pattern.steps.size(); ++s) {
         const GroupStep& step = pattern.steps[s];
         const std::vector<int>& onloaded = step.onloaded();
-        const int parts = call.same_send_block ? 1 : static_cast<int>(onloaded.size());
         for (std::size_t k = 0; k < onloaded.size(); ++k) {
             ForwardOp forward{at(call.send, onloaded[k]), {}, graph.destinations[static_cast<std::size_t>(onloaded[k])]};
             for (std::size_t i = 0; i < step.members.size(); ++i)
                 if (i != step.self)
-                    forward.forwarded.push_back({slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k), parts});
+                    forward.forwarded.push_back({slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k),
+                                                 packet_parts(step, i, call)});
             combine.ops.emplace_back(std::move(forward));
         }
     }
+    add_riding_blocks(pattern, call, slot_of, combine);
     // Alg. 4 lines 16-22: combined messages land in temp space, then move to their places.
     for (const IncomingMessage& message : pattern.incoming) {
         if (message.in_edges.size() == 1) continue;

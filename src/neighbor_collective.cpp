@@ -87,7 +87,7 @@ int prepare(const CallArgs& args, PreparedCall& call) {
 }
 
 std::shared_ptr<Operation> make_operation(PreparedCall& call, const CallArgs& args, int first_tag) {
-    auto op = std::make_shared<Operation>(call.state, call.schedule, CallBuffers{args.sendbuf, args.recvbuf}, first_tag);
+    auto op = acquire_operation(call.state, call.schedule, CallBuffers{args.sendbuf, args.recvbuf}, first_tag);
     op->native = call.native;
     return op;
 }

@@ -43,10 +43,23 @@ void account(Operation& op) {
     stats.rounds += op.execution.rounds();
 }
 
-void finish(Operation& op, int err) {
-    if (err == MPI_SUCCESS) account(op);
-    if (op.on_complete) op.on_complete(err);
-    if (op.handle_released) PMPI_Request_free(&op.handle);
+// A once-operation that ended goes back to its communicator's pool; the pool does not hold the
+// communicator's state, which holds the pool.
+void recycle(const std::shared_ptr<Operation>& op) {
+    if (op->reuse != Reuse::once) return;
+    const std::shared_ptr<TopoState> owner = std::move(op->state);
+    op->on_complete = nullptr;
+    op->handle = MPI_REQUEST_NULL;
+    op->handle_released = false;
+    std::lock_guard lock(owner->operations.mutex);
+    if (owner->operations.idle.size() < OperationPool::capacity) owner->operations.idle.push_back(op);
+}
+
+void finish(const std::shared_ptr<Operation>& op, int err) {
+    if (err == MPI_SUCCESS) account(*op);
+    if (op->on_complete) op->on_complete(err);
+    if (op->handle_released) PMPI_Request_free(&op->handle);
+    recycle(op);
 }
 
 // Advances every operation without blocking and removes those that ended. Caller holds the lock.
@@ -54,7 +67,7 @@ void progress_locked(Engine& state) {
     std::erase_if(state.operations, [](const std::shared_ptr<Operation>& op) {
         const int err = op->execution.advance(Advance::test);
         if (err == MPI_SUCCESS && !op->execution.done()) return false;
-        finish(*op, err);
+        finish(op, err);
         return true;
     });
     state.count.store(state.operations.size());
@@ -62,13 +75,30 @@ void progress_locked(Engine& state) {
 
 }  // namespace
 
+std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule,
+                                             const CallBuffers& buffers, int first_tag) {
+    std::shared_ptr<Operation> op;
+    {
+        std::lock_guard lock(state->operations.mutex);
+        if (!state->operations.idle.empty()) {
+            op = std::move(state->operations.idle.back());
+            state->operations.idle.pop_back();
+        }
+    }
+    if (op == nullptr) return std::make_shared<Operation>(std::move(state), std::move(schedule), buffers, first_tag);
+    op->state = std::move(state);
+    op->execution.reuse_for(std::move(schedule), buffers, first_tag);
+    op->native = {};
+    return op;
+}
+
 bool operations_in_flight() { return engine().count.load(std::memory_order_relaxed) != 0; }
 
 int start_operation(std::shared_ptr<Operation> op) {
     Engine& state = engine();
     std::lock_guard lock(state.mutex);
     if (const int err = op->execution.advance(Advance::test); err != MPI_SUCCESS || op->execution.done()) {
-        finish(*op, err);
+        finish(op, err);
         return err;
     }
     state.operations.push_back(std::move(op));
@@ -88,7 +118,7 @@ int run_operation(std::shared_ptr<Operation> op) {
         std::lock_guard lock(state.mutex);
         progress_locked(state);
         if (state.operations.empty() && may_block_in_mpi()) {
-            finish(*op, op->execution.advance(Advance::wait));
+            finish(op, op->execution.advance(Advance::wait));
             return result;
         }
     }
@@ -109,9 +139,9 @@ bool finish_sole_operation(std::span<const MPI_Request> awaited) {
     Engine& state = engine();
     std::lock_guard lock(state.mutex);
     if (state.operations.size() != 1) return false;
-    Operation& op = *state.operations.front();
-    if (op.handle == MPI_REQUEST_NULL || std::ranges::find(awaited, op.handle) == awaited.end()) return false;
-    finish(op, op.execution.advance(Advance::wait));
+    const std::shared_ptr<Operation> op = state.operations.front();
+    if (op->handle == MPI_REQUEST_NULL || std::ranges::find(awaited, op->handle) == awaited.end()) return false;
+    finish(op, op->execution.advance(Advance::wait));
     state.operations.clear();
     state.count.store(0);
     return true;

@@ -28,9 +28,11 @@ struct Operation {
     Operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers,
               int first_tag, Reuse reuse = Reuse::once)
         : state(std::move(state)),
+          reuse(reuse),
           execution(std::move(schedule), buffers, this->state->private_comm, first_tag, reuse) {}
 
     std::shared_ptr<TopoState> state;  // the communicator's state outlives the operation
+    Reuse reuse;
     Execution execution;
     NativeTraffic native;
     // What the application waits on, MPI_REQUEST_NULL for a blocking call.
@@ -40,6 +42,11 @@ struct Operation {
     // Called once the execution has ended, with MPI_SUCCESS or its error.
     std::function<void(int err)> on_complete;
 };
+
+// An operation for one call of state's communicator: an ended one of its pool, with its
+// memory, or a new one. It returns to the pool when it ends.
+std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule,
+                                             const CallBuffers& buffers, int first_tag);
 
 // Whether any operation is in flight: one atomic load.
 bool operations_in_flight();

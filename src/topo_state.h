@@ -10,10 +10,21 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <vector>
 
 namespace nbrcomb::detail {
+
+struct Operation;
+
+// Operations of a communicator's calls that have ended, kept with their memory for the next
+// calls (progress_engine.h). Another thread may return one while a call takes one.
+struct OperationPool {
+    static constexpr std::size_t capacity = 4;
+    std::mutex mutex;
+    std::vector<std::shared_ptr<Operation>> idle;
+};
 
 // The graph as MPI_Dist_graph_neighbors returns it and the pattern built for it; shared by a
 // communicator and its duplicates.
@@ -49,6 +60,7 @@ struct TopoState {
     ScheduleCache schedules;
     nbrcomb_stats stats{};
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
+    OperationPool operations;
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags

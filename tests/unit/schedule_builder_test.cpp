@@ -25,6 +25,16 @@ std::vector<T> ops_of(const Schedule& schedule, std::size_t round) {
     return found;
 }
 
+// A step of the given members and parts; to_member and from_member name the riding edges by
+// member index (-1: none).
+GroupStep step_of(std::vector<int> members, std::vector<std::vector<int>> parts, std::size_t self,
+                  std::vector<int> to_member = {}, std::vector<int> from_member = {}) {
+    const std::size_t size = members.size();
+    if (to_member.empty()) to_member.assign(size, -1);
+    if (from_member.empty()) from_member.assign(size, -1);
+    return {std::move(members), std::move(parts), self, std::move(to_member), std::move(from_member)};
+}
+
 Schedule direct_schedule(const LocalGraph& graph, const std::vector<Block>& send, const std::vector<Block>& recv) {
     return build_schedule(graph, direct_pattern(graph), {send, recv, false});
 }
@@ -77,7 +87,7 @@ TEST(ScheduleBuilder, empty_neighborhood_has_no_rounds) {
 TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
     const LocalGraph graph{0, {2, 8, 9}, {3, 4, 5, 6, 7}};
     Pattern pattern;
-    pattern.steps.push_back({{0, 1}, {{0, 1}, {2, 3}}, 0});
+    pattern.steps.push_back(step_of({0, 1}, {{0, 1}, {2, 3}}, 0));
     pattern.direct = {4};
     pattern.incoming = {{8, {1}}, {2, {0, 2}}};
     const auto send = blocks(Space::send, {4, 4, 4, 4, 4});
@@ -113,7 +123,7 @@ TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
 TEST(ScheduleBuilder, allgather_hands_the_friend_one_block) {
     const LocalGraph graph{0, {}, {3, 4, 5}};
     Pattern pattern;
-    pattern.steps.push_back({{0, 1}, {{0}, {1, 2}}, 0});
+    pattern.steps.push_back(step_of({0, 1}, {{0}, {1, 2}}, 0));
     const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
     const Schedule schedule = build_schedule(graph, pattern, {send, {}, true});
     const auto packed = ops_of<PackedSendOp>(schedule, 0);
@@ -128,7 +138,7 @@ TEST(ScheduleBuilder, allgather_hands_the_friend_one_block) {
 TEST(ScheduleBuilder, groups_of_three_hand_each_member_its_part) {
     const LocalGraph graph{5, {}, {10, 11, 12, 13, 14, 15, 16}};
     Pattern pattern;
-    pattern.steps.push_back({{2, 5, 9}, {{0, 1, 2}, {3, 4}, {5, 6}}, 1});
+    pattern.steps.push_back(step_of({2, 5, 9}, {{0, 1, 2}, {3, 4}, {5, 6}}, 1));
     const auto send = blocks(Space::send, {4, 4, 4, 4, 4, 4, 4});
     const Schedule schedule = build_schedule(graph, pattern, {send, {}, false});
     ASSERT_EQ(schedule.rounds.size(), 2u);
@@ -154,6 +164,55 @@ TEST(ScheduleBuilder, groups_of_three_hand_each_member_its_part) {
     EXPECT_EQ(forwards[1].forwarded[1].slot, probes[1].slot);
     EXPECT_EQ(forwards[1].forwarded[1].part, 1);
     EXPECT_EQ(forwards[1].forwarded[1].parts, 2);
+}
+
+// Process 0 paired with 1, which is its neighbor both ways: its block for 1 (out-edge 0) rides
+// last in its packet to 1 behind the block 1 forwards for it (out-edge 2, to 4), and 1's block
+// for it (in-edge 1) is the last of 1's packet, copied into place once that is in. No message
+// goes to 1 besides the packet, and none is expected from it.
+TEST(ScheduleBuilder, a_members_own_block_rides_in_its_packet) {
+    const LocalGraph graph{0, {7, 1}, {1, 3, 4}};
+    Pattern pattern;
+    pattern.steps.push_back(step_of({0, 1}, {{1}, {2}}, 0, {-1, 0}, {-1, 1}));
+    pattern.incoming = {{7, {0}}};
+    const auto send = blocks(Space::send, {4, 8, 12});
+    const auto recv = blocks(Space::recv, {4, 8});
+    const Schedule schedule = build_schedule(graph, pattern, {send, recv, false});
+
+    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_EQ(packed[0].peer, 1);
+    ASSERT_EQ(packed[0].blocks.size(), 2u);
+    EXPECT_EQ(packed[0].blocks[0].at.offset, 200);
+    EXPECT_EQ(packed[0].blocks[1].at.offset, 0);
+    EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 0u);
+    const auto direct = ops_of<RecvOp>(schedule, 0);
+    ASSERT_EQ(direct.size(), 1u);
+    EXPECT_EQ(direct[0].peer, 7);
+
+    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    ASSERT_EQ(forwards.size(), 1u);
+    EXPECT_EQ(forwards[0].forwarded[0].part, 0);
+    EXPECT_EQ(forwards[0].forwarded[0].parts, 2);
+    const auto riding = ops_of<SlotCopyOp>(schedule, 1);
+    ASSERT_EQ(riding.size(), 1u);
+    EXPECT_EQ(riding[0].from.part, 1);
+    EXPECT_EQ(riding[0].from.parts, 2);
+    EXPECT_EQ(riding[0].to.at.offset, 100);
+}
+
+// allgather's packet holds the one block, which the member both forwards and keeps.
+TEST(ScheduleBuilder, allgather_rides_in_the_one_block) {
+    const LocalGraph graph{0, {1}, {1, 3, 4}};
+    Pattern pattern;
+    pattern.steps.push_back(step_of({0, 1}, {{1}, {2}}, 0, {-1, 0}, {-1, 0}));
+    const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
+    const Schedule schedule = build_schedule(graph, pattern, {send, blocks(Space::recv, {4}), true});
+    EXPECT_EQ(ops_of<PackedSendOp>(schedule, 0).front().blocks.size(), 1u);
+    const auto riding = ops_of<SlotCopyOp>(schedule, 1);
+    ASSERT_EQ(riding.size(), 1u);
+    EXPECT_EQ(riding[0].from.part, 0);
+    EXPECT_EQ(riding[0].from.parts, 1);
 }
 
 TEST(ScheduleBuilder, prints_every_operation) {
