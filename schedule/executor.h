@@ -58,6 +58,7 @@ public:
     // an error the execution is over and has left no request behind.
     int advance(Advance how);
     bool done() const { return round_ == rounds(); }
+    const CallBuffers& buffers() const { return buffers_; }
     std::size_t rounds() const { return schedule_->rounds.size(); }
     const Traffic& traffic() const { return traffic_; }
 

@@ -105,6 +105,9 @@ struct Schedule {
     std::vector<Round> rounds;
     std::size_t temp_bytes = 0;  // receive space for combined messages
     int slots = 0;               // messages from group members received per execution
+    // What native MPI sends for the same call: one message per out-edge, self-loops included.
+    std::size_t native_messages = 0;
+    std::size_t native_bytes = 0;
 };
 
 // Human-readable listing, one operation per line (for logs and failing tests).

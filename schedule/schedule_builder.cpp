@@ -17,18 +17,39 @@ std::vector<int> self_in_edges(const LocalGraph& graph) {
 
 Block at(std::span<const Block> blocks, int index) { return blocks[static_cast<std::size_t>(index)]; }
 
-// The blocks of the packet this process hands members[i]: those it forwards for us, then our
-// block for it if our edge to it rides along. allgather sends one block on every edge, so the
-// packet holds it once.
-PackedSendOp packet_to(const GroupStep& step, std::size_t i, const CallBlocks& call) {
+// Blocks above the call's cutoff travel as direct messages; a packet or combined message keeps
+// an empty place for them, so that both ends, each knowing the block's size, agree.
+bool travels_direct(const Block& block, const CallBlocks& call) { return block.bytes > call.cutoff; }
+Block emptied(const Block& block) { return {block.at, 0, block.type, 0}; }
+
+// Our block for out-edge edge as a packet or combined message holds it; a direct message to its
+// destination instead if it is above the cutoff.
+Block carried(int edge, const LocalGraph& graph, const CallBlocks& call, Round& round) {
+    const Block block = at(call.send, edge);
+    if (!travels_direct(block, call)) return block;
+    round.ops.emplace_back(SendOp{block, graph.destinations[static_cast<std::size_t>(edge)], MessageKind::direct});
+    return emptied(block);
+}
+
+// The packet this process hands members[i]: the blocks it forwards for us, then our block for
+// it if our edge to it rides along. allgather sends one block on every edge, so the packet
+// holds it once.
+PackedSendOp packet_to(const GroupStep& step, std::size_t i, const LocalGraph& graph, const CallBlocks& call,
+                       Round& round) {
     PackedSendOp packet{{}, step.members[i]};
     const std::vector<int>& theirs = step.parts[i];
     if (call.same_send_block) {
-        packet.blocks.push_back(at(call.send, theirs.empty() ? step.to_member[i] : theirs.front()));
+        const int first = theirs.empty() ? step.to_member[i] : theirs.front();
+        const Block block = at(call.send, first);
+        packet.blocks.push_back(travels_direct(block, call) ? emptied(block) : block);
+        if (travels_direct(block, call)) {
+            for (const int edge : theirs) carried(edge, graph, call, round);
+            if (step.to_member[i] >= 0) carried(step.to_member[i], graph, call, round);
+        }
         return packet;
     }
-    for (const int edge : theirs) packet.blocks.push_back(at(call.send, edge));
-    if (step.to_member[i] >= 0) packet.blocks.push_back(at(call.send, step.to_member[i]));
+    for (const int edge : theirs) packet.blocks.push_back(carried(edge, graph, call, round));
+    if (step.to_member[i] >= 0) packet.blocks.push_back(carried(step.to_member[i], graph, call, round));
     return packet;
 }
 
@@ -40,12 +61,12 @@ int packet_parts(const GroupStep& step, std::size_t i, const CallBlocks& call) {
 
 // Alg. 4 lines 4-7: hand each member of a group the blocks it forwards for us, and take from
 // each its blocks for the neighbors we carry. slot_of[s][i]: the slot of members[i] in step s.
-void add_group_exchanges(const Pattern& pattern, const CallBlocks& call, Round& round, int& slots,
-                         std::vector<std::vector<int>>& slot_of) {
+void add_group_exchanges(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call, Round& round,
+                         int& slots, std::vector<std::vector<int>>& slot_of) {
     for (const GroupStep& step : pattern.steps) {
         std::vector<int>& slot_of_member = slot_of.emplace_back(step.members.size(), -1);
         for (std::size_t i = 0; i < step.members.size(); ++i) {
-            if (step.sends_packet(i)) round.ops.emplace_back(packet_to(step, i, call));
+            if (step.sends_packet(i)) round.ops.emplace_back(packet_to(step, i, graph, call, round));
             if (step.receives_packet(i)) {
                 slot_of_member[i] = slots;
                 round.ops.emplace_back(ProbeRecvOp{step.members[i], slots++});
@@ -54,15 +75,20 @@ void add_group_exchanges(const Pattern& pattern, const CallBlocks& call, Round& 
     }
 }
 
-// The blocks of members' edges to us that rode in their packets, into place once the packets
-// are in: the last block of each such packet (the only one for allgather).
+// The blocks of members' edges to us that rode in their packets go into place once the packets
+// are in (into round): the last block of each such packet (the only one for allgather). One
+// above the cutoff comes as a direct message instead (into direct).
 void add_riding_blocks(const Pattern& pattern, const CallBlocks& call, const std::vector<std::vector<int>>& slot_of,
-                       Round& round) {
+                       Round& direct, Round& round) {
     for (std::size_t s = 0; s < pattern.steps.size(); ++s) {
         const GroupStep& step = pattern.steps[s];
         for (std::size_t i = 0; i < step.members.size(); ++i) {
             if (step.from_member[i] < 0) continue;
             const Block target = at(call.recv, step.from_member[i]);
+            if (travels_direct(target, call)) {
+                direct.ops.emplace_back(RecvOp{target, step.members[i], MessageKind::direct});
+                continue;
+            }
             if (target.bytes == 0) continue;
             const int parts = packet_parts(step, i, call);
             round.ops.emplace_back(SlotCopyOp{{slot_of[s][i], call.same_send_block ? 0 : parts - 1, parts}, target});
@@ -97,9 +123,11 @@ void add_direct_edges(const LocalGraph& graph, const Pattern& pattern, const Cal
 
 Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call) {
     Schedule schedule;
+    schedule.native_messages = call.send.size();
+    for (const Block& block : call.send) schedule.native_bytes += block.bytes;
     Round exchange, combine, unpack;
     std::vector<std::vector<int>> slot_of;
-    add_group_exchanges(pattern, call, exchange, schedule.slots, slot_of);
+    add_group_exchanges(graph, pattern, call, exchange, schedule.slots, slot_of);
     add_direct_edges(graph, pattern, call, exchange);
 
     // Alg. 4 lines 9-14: one combined message per neighbor we carry, our block first.
@@ -107,7 +135,8 @@ Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const C
         const GroupStep& step = pattern.steps[s];
         const std::vector<int>& onloaded = step.onloaded();
         for (std::size_t k = 0; k < onloaded.size(); ++k) {
-            ForwardOp forward{at(call.send, onloaded[k]), {}, graph.destinations[static_cast<std::size_t>(onloaded[k])]};
+            ForwardOp forward{carried(onloaded[k], graph, call, exchange), {},
+                              graph.destinations[static_cast<std::size_t>(onloaded[k])]};
             for (std::size_t i = 0; i < step.members.size(); ++i)
                 if (i != step.self)
                     forward.forwarded.push_back({slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k),
@@ -115,12 +144,19 @@ Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const C
             combine.ops.emplace_back(std::move(forward));
         }
     }
-    add_riding_blocks(pattern, call, slot_of, combine);
+    add_riding_blocks(pattern, call, slot_of, exchange, combine);
     // Alg. 4 lines 16-22: combined messages land in temp space, then move to their places.
     for (const IncomingMessage& message : pattern.incoming) {
         if (message.in_edges.size() == 1) continue;
         std::size_t bytes = 0;
-        for (const int edge : message.in_edges) bytes += at(call.recv, edge).bytes;
+        for (const int edge : message.in_edges) {
+            const Block block = at(call.recv, edge);
+            if (!travels_direct(block, call))
+                bytes += block.bytes;
+            else
+                exchange.ops.emplace_back(
+                    RecvOp{block, graph.sources[static_cast<std::size_t>(edge)], MessageKind::direct});
+        }
         if (bytes == 0) continue;
         if (bytes > INT_MAX) throw std::length_error("a combined message would exceed INT_MAX bytes");
         const auto start = static_cast<std::ptrdiff_t>(schedule.temp_bytes);
@@ -129,6 +165,7 @@ Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const C
         std::ptrdiff_t offset = start;
         for (const int edge : message.in_edges) {
             const Block target = at(call.recv, edge);
+            if (travels_direct(target, call)) continue;
             if (target.bytes > 0)
                 unpack.ops.emplace_back(
                     CopyOp{{{Space::temp, offset}, static_cast<int>(target.bytes), MPI_BYTE, target.bytes}, target});

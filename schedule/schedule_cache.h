@@ -6,19 +6,13 @@
 #include <cstdint>
 #include <list>
 #include <memory>
-#include <span>
 #include <vector>
 
 namespace nbrcomb::detail {
 
-// Everything a schedule is built from besides the pattern: which collective and every block
-// (offset, count, datatype handle, bytes). Offsets and bytes come from the datatypes' extents
-// and sizes at the time of the call, so a datatype freed and re-created under the same handle
-// with another shape gets another key, and one with the same shape may share the schedule: it
-// is the same schedule, since MPI applies the handle's current layout when the schedule runs.
+// Everything a schedule is built from besides the pattern, as words (the caller's encoding of
+// a call's arguments: src/call_args.h).
 using ScheduleKey = std::vector<std::intptr_t>;
-
-ScheduleKey schedule_key(int collective, std::span<const Block> send, std::span<const Block> recv);
 
 // The most recently used schedules of one communicator.
 class ScheduleCache {

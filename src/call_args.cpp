@@ -1,5 +1,8 @@
 #include "src/call_args.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace nbrcomb::detail {
 
 namespace {
@@ -19,6 +22,44 @@ TypeShape shape_of(MPI_Datatype type) {
 
 Block block_at(Space space, MPI_Aint offset, int count, MPI_Datatype type, std::size_t type_size) {
     return {{space, offset}, count, type, static_cast<std::size_t>(count) * type_size};
+}
+
+// A datatype handle as a number, whether the MPI makes handles pointers or integers.
+std::intptr_t handle_bits(MPI_Datatype type) {
+    static_assert(sizeof(MPI_Datatype) <= sizeof(std::intptr_t));
+    std::intptr_t bits = 0;
+    std::memcpy(&bits, &type, sizeof type);
+    return bits;
+}
+
+void append_side_key(const SideArgs& side, int degree, ScheduleKey& key) {
+    key.push_back(static_cast<std::intptr_t>(side.layout));
+    if (side.layout == Layout::typed) {
+        for (int i = 0; i < degree; ++i)
+            key.insert(key.end(), {side.counts[i], side.byte_displs[i], handle_bits(side.types[i]),
+                                   static_cast<std::intptr_t>(shape_of(side.types[i]).size)});
+        return;
+    }
+    const TypeShape shape = shape_of(side.type);
+    key.insert(key.end(), {handle_bits(side.type), shape.extent, static_cast<std::intptr_t>(shape.size)});
+    if (side.layout != Layout::displaced) {
+        key.push_back(side.count);
+        return;
+    }
+    for (int i = 0; i < degree; ++i) key.insert(key.end(), {side.counts[i], side.displs[i]});
+}
+
+std::size_t largest_of_side(const SideArgs& side, int degree) {
+    if (side.layout == Layout::typed) {
+        std::size_t largest = 0;
+        for (int i = 0; i < degree; ++i)
+            largest = std::max(largest, static_cast<std::size_t>(side.counts[i]) * shape_of(side.types[i]).size);
+        return largest;
+    }
+    const std::size_t size = shape_of(side.type).size;
+    if (side.layout != Layout::displaced) return degree > 0 ? static_cast<std::size_t>(side.count) * size : 0;
+    const int* most = std::max_element(side.counts, side.counts + degree);
+    return degree > 0 ? static_cast<std::size_t>(*most) * size : 0;
 }
 
 }  // namespace
@@ -57,6 +98,21 @@ std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space) {
         }
     }
     return blocks;
+}
+
+void append_call_key(const CallArgs& args, int indegree, int outdegree, ScheduleKey& key) {
+    key.push_back(static_cast<std::intptr_t>(args.collective));
+    append_side_key(args.send, outdegree, key);
+    append_side_key(args.recv, indegree, key);
+}
+
+std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
+    if (args.collective != Collective::allgather && args.collective != Collective::alltoall) return std::nullopt;
+    return static_cast<std::size_t>(args.send.count) * shape_of(args.send.type).size;
+}
+
+std::size_t largest_block(const CallArgs& args, int indegree, int outdegree) {
+    return std::max(largest_of_side(args.send, outdegree), largest_of_side(args.recv, indegree));
 }
 
 }  // namespace nbrcomb::detail

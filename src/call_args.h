@@ -2,7 +2,9 @@
 #pragma once
 
 #include "schedule/schedule.h"
+#include "schedule/schedule_cache.h"
 
+#include <optional>
 #include <vector>
 
 namespace nbrcomb::detail {
@@ -41,5 +43,19 @@ struct CallArgs {
 // The blocks of one side, one per edge, relative to the side's buffer. Arguments must have
 // passed validate_call.
 std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space);
+
+// Appends to key what decides the call's blocks: layout, counts, displacements, datatype
+// handles with their extents and sizes. A datatype freed and re-created under the same handle
+// with another shape gives another key; one of the same shape may share the schedule, which
+// is then the same, since MPI applies the handle's current layout when the schedule runs.
+// Allocates nothing once key has grown to the size of such calls.
+void append_call_key(const CallArgs& args, int indegree, int outdegree, ScheduleKey& key);
+
+// allgather and alltoall: the bytes of every block of the call (all processes' blocks are the
+// same size); nothing for the v and w forms.
+std::optional<std::size_t> uniform_block_bytes(const CallArgs& args);
+
+// The bytes of the largest block this process sends or receives in the call.
+std::size_t largest_block(const CallArgs& args, int indegree, int outdegree);
 
 }  // namespace nbrcomb::detail

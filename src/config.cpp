@@ -89,6 +89,10 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
     apply(lookup, source, "reorder", "on or off", parse_reorder, config.reorder, problems);
     apply(lookup, source, "reorder_max_edges", "an integer from 0 to 1073741824",
           [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.reorder_max_edges, problems);
+    apply(lookup, source, "lazy", "an integer >= 0", [](std::string_view t) { return parse_int(t, 0, 1 << 30); },
+          config.lazy, problems);
+    apply(lookup, source, "combine_limit", "an integer >= 0",
+          [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.combine_limit, problems);
     apply(lookup, source, "check", "0 or 1", parse_bool, config.check, problems);
     apply(lookup, source, "log", "an integer from 0 to 3", [](std::string_view t) { return parse_int(t, 0, 3); },
           config.log_level, problems);
@@ -100,7 +104,8 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 
 std::vector<int> schedule_shaping_values(const Config& config) {
     return {static_cast<int>(config.mode), config.theta, config.k, config.max_hyperedges,
-            static_cast<int>(config.topo_aware), config.node_size, config.check ? 1 : 0};
+            static_cast<int>(config.topo_aware), config.node_size, config.lazy, config.combine_limit,
+            config.check ? 1 : 0};
 }
 
 const char* locality_name(Locality locality) { return locality_names[static_cast<std::size_t>(locality)]; }

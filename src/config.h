@@ -19,7 +19,7 @@ enum class Reorder { off, on };
 enum class Locality { agnostic, node, package, numa };
 
 struct Config {
-    nbrcomb_mode mode = NBRCOMB_MODE_PAIRS;
+    nbrcomb_mode mode = NBRCOMB_MODE_AUTO;
     int theta = 4;  // friendship threshold: common out-neighbors needed to be friends
     int k = 2;      // friends per group in groups mode
     int max_hyperedges = 256;  // candidate groups one process keeps per Phase 1 iteration
@@ -29,6 +29,12 @@ struct Config {
     // using their old ranks (mapping/README.md).
     Reorder reorder = Reorder::off;
     int reorder_max_edges = 1 << 22;  // reordering gathers graphs of up to this many edges to one process
+    // Auto mode: Phase 1 runs in a communicator's lazy-th neighborhood collective call, so that
+    // communicators used a few times never pay for it (0: at creation).
+    int lazy = 16;
+    // Blocks of more bytes go as direct messages even on combined edges (0: no limit); auto mode
+    // sets its own limit from its trials, never above this one.
+    int combine_limit = 0;
     bool check = false;  // prove the pattern's invariants at topology creation
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix

@@ -1,5 +1,8 @@
 #include "src/mpi_transport.h"
 
+#include "src/progress_engine.h"
+#include "src/progressing_wait.h"
+
 #include <vector>
 
 namespace nbrcomb::detail {
@@ -18,7 +21,8 @@ MpiTransport::MpiTransport(MPI_Comm comm, int first_tag) : comm_(comm), first_ta
 }
 
 // Sends are posted first, then each expected message is probed for its size and received,
-// so the exchange never needs to know message lengths in advance.
+// so the exchange never needs to know message lengths in advance. Waiting advances the
+// library's other operations (progressing_wait.h).
 bool MpiTransport::start(Exchange& exchange) {
     std::vector<MPI_Request> sends(exchange.sends().size(), MPI_REQUEST_NULL);
     for (std::size_t i = 0; i < sends.size(); ++i) {
@@ -31,14 +35,22 @@ bool MpiTransport::start(Exchange& exchange) {
     for (const Expected& expected : exchange.expected()) {
         MPI_Message message = MPI_MESSAGE_NULL;
         MPI_Status status;
-        check(PMPI_Mprobe(expected.peer, first_tag_ + static_cast<int>(expected.channel), comm_, &message, &status));
+        const int tag = first_tag_ + static_cast<int>(expected.channel);
+        for (int found = 0; !found;) {
+            if (!operations_in_flight()) {
+                check(PMPI_Mprobe(expected.peer, tag, comm_, &message, &status));
+                break;
+            }
+            check(PMPI_Improbe(expected.peer, tag, comm_, &found, &message, &status));
+            if (!found) progress_operations();
+        }
         int count = 0;
         check(PMPI_Get_count(&status, MPI_INT, &count));
         std::vector<int> values(static_cast<std::size_t>(count));
         check(PMPI_Mrecv(values.data(), count, MPI_INT, &message, MPI_STATUS_IGNORE));
         received.push_back(make_payload(std::move(values)));
     }
-    check(PMPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE));
+    check(wait_all_progressing(static_cast<int>(sends.size()), sends.data()));
     return true;
 }
 

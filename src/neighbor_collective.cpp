@@ -1,6 +1,7 @@
 #include "src/neighbor_collective.h"
 
 #include "schedule/schedule_builder.h"
+#include "src/call_routing.h"
 #include "src/collective_request.h"
 #include "src/log.h"
 #include "src/persistent_collective.h"
@@ -26,63 +27,96 @@ void log_schedule(Collective collective, const Schedule& schedule) {
     log(LogLevel::debug, "neighbor_%s %s", collective_name(collective), listing.str().c_str());
 }
 
-// A call the library runs: its communicator's state, its schedule, and what native MPI would
+// A call as the library takes it: its route; for a timed trial call where its time goes; and
+// when the library runs it, the communicator's state, the schedule, and what native MPI would
 // send for it.
 struct PreparedCall {
-    std::shared_ptr<TopoState> state;  // null: the call goes to native MPI
+    Route route = Route::native;
+    std::size_t cutoff = SIZE_MAX;
+    TrialTicket ticket;
+    int local_class = 0;  // of a timed call's largest block here
+    std::shared_ptr<TopoState> state;
     std::shared_ptr<const Schedule> schedule;
     NativeTraffic native;
+
+    bool timed() const { return ticket.shape >= 0; }
 };
 
-// One message per out-edge; with reorder=1, the bytes of those between nodes.
-NativeTraffic native_traffic(const std::vector<Block>& send_blocks, const Topology& topology) {
-    NativeTraffic traffic{.messages = send_blocks.size()};
-    const bool reordering = !topology.internode_before.empty();
+// What native MPI sends for the call: the schedule knows; with reorder=1 also the bytes between
+// nodes, which needs the blocks.
+NativeTraffic native_traffic(const Schedule& schedule, const CallArgs& args, const Topology& topology) {
+    NativeTraffic traffic{.messages = schedule.native_messages, .bytes = schedule.native_bytes};
+    if (topology.internode_before.empty()) return traffic;
+    const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
     for (std::size_t j = 0; j < send_blocks.size(); ++j) {
         const std::size_t bytes = send_blocks[j].bytes;
-        traffic.bytes += bytes;
-        if (reordering && topology.internode_before[j]) traffic.internode_bytes_before += bytes;
-        if (reordering && topology.internode_after[j]) traffic.internode_bytes_after += bytes;
+        if (topology.internode_before[j]) traffic.internode_bytes_before += bytes;
+        if (topology.internode_after[j]) traffic.internode_bytes_after += bytes;
     }
     return traffic;
 }
 
-std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState& state,
-                                                const std::vector<Block>& send_blocks) {
+// The schedule of the call on its route: from the cache, which a repeated call finds without
+// allocating, or built (Phase 2).
+std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState& state, const Choice& choice) {
     const Topology& topology = *state.topology;
-    const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
-    ScheduleKey key = schedule_key(static_cast<int>(args.collective), send_blocks, recv_blocks);
+    const bool combined = choice.route == Route::combined;
+    thread_local ScheduleKey key;
+    key.clear();
+    key.push_back(combined ? 1 : 0);
+    key.push_back(static_cast<std::intptr_t>(choice.cutoff));
+    append_call_key(args, topology.indegree(), topology.outdegree(), key);
     if (std::shared_ptr<const Schedule> found = state.schedules.find(key)) return found;
+
     const double start = PMPI_Wtime();
-    const bool same_send_block = args.send.layout == Layout::same;
+    const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
+    const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
+    const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
     std::shared_ptr<const Schedule> built = state.schedules.insert(
-        std::move(key), build_schedule(topology.graph, topology.pattern, {send_blocks, recv_blocks, same_send_block}));
+        key, build_schedule(topology.graph, combined ? topology.pattern : topology.direct_pattern, blocks));
     ++state.stats.schedules_built;
     state.stats.schedule_seconds += PMPI_Wtime() - start;
     log_schedule(args.collective, *built);
     return built;
 }
 
+// Whether the MPI's own collective runs the call: natively routed, or a blocking trial's
+// reference, which is the MPI itself.
+bool runs_natively(const PreparedCall& call, Form form) {
+    return call.route == Route::native || (call.route == Route::reference && form == Form::blocking);
+}
+
 // MPI_SUCCESS with call.state set when the library runs the call; MPI_SUCCESS with it null
 // when native MPI must; otherwise the error the call fails with (already raised).
-int prepare(const CallArgs& args, PreparedCall& call) {
+int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (args.comm == MPI_COMM_NULL) return MPI_SUCCESS;
-    std::shared_ptr<TopoState> state = share_state(args.comm);
-    if (state == nullptr) return MPI_SUCCESS;
-    const Topology& topology = *state->topology;
+    const std::shared_ptr<TopoState>* shared = find_shared_state(args.comm);
+    if (shared == nullptr) return MPI_SUCCESS;
+    TopoState& state = **shared;
+    const Choice choice = route_call(args.comm, state, args, form);
+    call.route = choice.route;
+    call.cutoff = choice.cutoff;
+    call.ticket = choice.ticket;
+    const Topology& topology = *state.topology;
+    if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
+    if (runs_natively(call, form)) {
+        ++state.stats.native_calls;
+        state.stats.native_call_messages += static_cast<unsigned long long>(topology.outdegree());
+        return MPI_SUCCESS;
+    }
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
         return raise(args.comm, err);
     try {
-        if (const int err = ensure_private_comm(args.comm, *state); err != MPI_SUCCESS) return raise(args.comm, err);
-        const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
-        call.schedule = cached_schedule(args, *state, send_blocks);
-        call.native = native_traffic(send_blocks, topology);
+        if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise(args.comm, err);
+        call.schedule = cached_schedule(args, state, choice);
+        call.native = native_traffic(*call.schedule, args, topology);
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
             failure.what());
+        call.route = Route::native;
         return MPI_SUCCESS;
     }
-    call.state = std::move(state);
+    call.state = *shared;
     return MPI_SUCCESS;
 }
 
@@ -92,27 +126,60 @@ std::shared_ptr<Operation> make_operation(PreparedCall& call, const CallArgs& ar
     return op;
 }
 
+// Runs call's blocking part, timing it when the trial asks.
+template <class Run>
+int timed(const PreparedCall& call, TopoState* state, Run run) {
+    if (!call.timed()) return run();
+    const double start = PMPI_Wtime();
+    const int err = run();
+    state->tuner->record(call.ticket, call.local_class, PMPI_Wtime() - start);
+    return err;
+}
+
+// Auto mode: both ways of a persistent collective, and what routes its starts.
+PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
+    const std::shared_ptr<const Topology> topology = state.topology;
+    auto send = side_blocks(args.send, topology->outdegree(), Space::send);
+    auto recv = side_blocks(args.recv, topology->indegree(), Space::recv);
+    const bool same = args.send.layout == Layout::same;
+    return {cached_schedule(args, state, {Route::reference, SIZE_MAX, {}}),
+            [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
+                return std::make_shared<const Schedule>(
+                    build_schedule(topology->graph, topology->pattern, {send, recv, same, cutoff}));
+            },
+            args.collective, shape_class(args), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
+}
+
 }  // namespace
 
 int run_neighbor_collective(const CallArgs& args, NativeCall native) {
     PreparedCall call;
-    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
-    if (call.state == nullptr) return native(args);
-    const int first_tag = call.state->next_tag();
-    if (const int err = run_operation(make_operation(call, args, first_tag)); err != MPI_SUCCESS)
-        return raise(args.comm, err);
-    return MPI_SUCCESS;
+    if (const int err = prepare(args, Form::blocking, call); err != MPI_SUCCESS) return err;
+    if (call.route == Route::native) return native(args);
+    if (call.state == nullptr) return timed(call, find_state(args.comm), [&] { return native(args); });
+    return timed(call, call.state.get(), [&] {
+        const int first_tag = call.state->next_tag();
+        if (const int err = run_operation(make_operation(call, args, first_tag)); err != MPI_SUCCESS)
+            return raise(args.comm, err);
+        return MPI_SUCCESS;
+    });
 }
 
 int start_neighbor_collective(const CallArgs& args, MPI_Request* request, NativeStart native) {
     progress_operations();
     PreparedCall call;
-    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
+    if (const int err = prepare(args, Form::nonblocking, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, request);
     if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
     std::shared_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
     op->on_complete = start_collective_request(request);
     if (!op->on_complete) return raise(args.comm, MPI_ERR_INTERN);
+    if (call.timed())
+        op->on_complete = [complete = std::move(op->on_complete), tuner = call.state->tuner.get(),
+                           ticket = call.ticket, local_class = call.local_class, start = PMPI_Wtime()](int err) {
+            tuner->record(ticket, local_class, PMPI_Wtime() - start);
+            complete(err);
+        };
     op->handle = *request;
     // A failure to post is reported when the request completes, as for a later round's.
     start_operation(std::move(op));
@@ -121,10 +188,20 @@ int start_neighbor_collective(const CallArgs& args, MPI_Request* request, Native
 
 int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native) {
     PreparedCall call;
-    if (const int err = prepare(args, call); err != MPI_SUCCESS) return err;
+    if (const int err = prepare(args, Form::persistent, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, info, request);
     if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
-    PersistentCall persistent{call.state, call.schedule, {args.sendbuf, args.recvbuf}, call.native, args.comm};
+    PersistentCall persistent{call.state,  call.schedule, call.cutoff, {args.sendbuf, args.recvbuf},
+                              call.native, args.comm,     {}};
+    if (call.state->config.mode == NBRCOMB_MODE_AUTO) {
+        try {
+            persistent.tuning = persistent_tuning(args, *call.state);
+        } catch (const std::exception& failure) {
+            log(LogLevel::warning, "neighbor_%s_init: %s; running it natively", collective_name(args.collective),
+                failure.what());
+            return native(args, info, request);
+        }
+    }
     if (const int err = init_persistent_collective(std::move(persistent), request); err != MPI_SUCCESS)
         return raise(args.comm, err);
     return MPI_SUCCESS;

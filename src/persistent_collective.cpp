@@ -1,5 +1,6 @@
 #include "src/persistent_collective.h"
 
+#include "src/call_routing.h"
 #include "src/log.h"
 
 #include <atomic>
@@ -12,6 +13,12 @@ namespace {
 
 struct Persistent {
     std::shared_ptr<Operation> op;  // built at init, started again by every MPI_Start
+    // Auto mode: the other way, and where the starts go.
+    std::shared_ptr<Operation> reference;
+    std::optional<PersistentTuning> tuning;
+    std::size_t op_cutoff = SIZE_MAX;  // op's schedule sends blocks above this directly
+    TrialTicket ticket;                // of the running start
+    double started = 0;
     MPI_Comm comm = MPI_COMM_NULL;
     int first_tag = 0;
     int completion_tag = 0;
@@ -50,6 +57,9 @@ void complete(MPI_Request handle, int err) {
     const auto it = state.requests.find(handle);
     Persistent& persistent = it->second;
     persistent.active = false;
+    if (persistent.ticket.shape >= 0)
+        persistent.op->state->tuner->record(persistent.ticket, persistent.tuning->local_class,
+                                            PMPI_Wtime() - persistent.started);
     if (err != MPI_SUCCESS && !persistent.freed) {
         state.failures[handle] = {err, persistent.comm};
         state.failure_count.store(state.failures.size());
@@ -60,6 +70,31 @@ void complete(MPI_Request handle, int err) {
     PMPI_Wait(&persistent.handle, MPI_STATUS_IGNORE);
     PMPI_Request_free(&persistent.handle);
     forget(state, it);
+}
+
+// One way of running the request: both ways run on its tags and complete its handle (one start
+// is active at a time).
+std::shared_ptr<Operation> restartable_operation(std::shared_ptr<TopoState> state,
+                                                 std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers,
+                                                 const NativeTraffic& native, const Persistent& persistent) {
+    auto op = std::make_shared<Operation>(std::move(state), std::move(schedule), buffers, persistent.first_tag,
+                                          Reuse::restartable);
+    op->native = native;
+    op->handle = persistent.handle;
+    op->on_complete = [handle = persistent.handle](int err) { complete(handle, err); };
+    return op;
+}
+
+// The operation a start of an auto-mode request runs, as choice routes it; the combining
+// schedule is rebuilt when a decision sets another cutoff.
+std::shared_ptr<Operation> operation_for(Persistent& persistent, const Choice& choice) {
+    if (choice.route != Route::combined) return persistent.reference;
+    if (choice.cutoff != persistent.op_cutoff) {
+        persistent.op = restartable_operation(persistent.op->state, persistent.tuning->combined_for(choice.cutoff),
+                                              persistent.op->execution.buffers(), persistent.op->native, persistent);
+        persistent.op_cutoff = choice.cutoff;
+    }
+    return persistent.op;
 }
 
 }  // namespace
@@ -79,11 +114,12 @@ int init_persistent_collective(PersistentCall call, MPI_Request* request) {
     // Tags are many (MPI_TAG_UB >= 32767); a wrap-around would need that many alive at once.
     state.next_completion_tag = (state.next_completion_tag + 1) % 32768;
     persistent.first_tag = call.state->reserve_tag();
-    persistent.op = std::make_shared<Operation>(call.state, call.schedule, call.buffers, persistent.first_tag,
-                                                Reuse::restartable);
-    persistent.op->native = call.native;
-    persistent.op->handle = persistent.handle;
-    persistent.op->on_complete = [handle = persistent.handle](int err) { complete(handle, err); };
+    persistent.op = restartable_operation(call.state, call.schedule, call.buffers, call.native, persistent);
+    persistent.op_cutoff = call.cutoff;
+    if (call.tuning)
+        persistent.reference =
+            restartable_operation(call.state, call.tuning->reference, call.buffers, call.native, persistent);
+    persistent.tuning = std::move(call.tuning);
     *request = persistent.handle;
     state.requests.emplace(persistent.handle, std::move(persistent));
     state.count.store(state.requests.size());
@@ -113,9 +149,11 @@ bool is_persistent_collective(MPI_Request request) {
 
 std::optional<int> start_if_persistent_collective(MPI_Request request) {
     Registry& state = registry();
-    std::shared_ptr<Operation> op;
+    // Routing may agree a trial's decision with the other processes and progress operations
+    // meanwhile, which complete requests of this registry: it runs unlocked.
+    std::optional<Choice> choice;
     {
-        std::lock_guard lock(state.mutex);
+        std::unique_lock lock(state.mutex);
         const auto it = state.requests.find(request);
         if (it == state.requests.end()) return std::nullopt;
         Persistent& persistent = it->second;
@@ -123,9 +161,23 @@ std::optional<int> start_if_persistent_collective(MPI_Request request) {
             PMPI_Comm_call_errhandler(persistent.comm, MPI_ERR_REQUEST);
             return MPI_ERR_REQUEST;
         }
+        if (persistent.tuning) {
+            const PersistentTuning tuning = *persistent.tuning;
+            const MPI_Comm comm = persistent.comm;
+            TopoState& topo = *persistent.op->state;
+            lock.unlock();
+            choice = route_start(comm, topo, tuning.collective, tuning.size_class);
+        }
+    }
+    std::shared_ptr<Operation> op;
+    {
+        std::lock_guard lock(state.mutex);
+        Persistent& persistent = state.requests.at(request);
         if (const int err = PMPI_Start(&persistent.handle); err != MPI_SUCCESS) return err;
         persistent.active = true;
-        op = persistent.op;
+        persistent.ticket = choice ? choice->ticket : TrialTicket{};
+        persistent.started = PMPI_Wtime();
+        op = choice ? operation_for(persistent, *choice) : persistent.op;
         op->execution.restart();
     }
     // Unlocked: an operation that ends at once completes the request from in here. A failure

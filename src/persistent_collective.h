@@ -6,19 +6,34 @@
 // of requests.
 #pragma once
 
+#include "src/auto_tuner.h"
 #include "src/progress_engine.h"
 
+#include <functional>
 #include <optional>
 
 namespace nbrcomb::detail {
 
+// Auto mode: each start of a persistent collective takes the route its shape's trial and
+// decision give (call_routing.h), so the request holds both ways.
+struct PersistentTuning {
+    std::shared_ptr<const Schedule> reference;  // one message per edge: the native side
+    // The combining schedule for the blocks of the call, with the cutoff a decision sets.
+    std::function<std::shared_ptr<const Schedule>(std::size_t cutoff)> combined_for;
+    Collective collective;
+    int size_class;   // of the shape, as route_start takes it
+    int local_class;  // of the largest block here, for the trial's timings
+};
+
 // What every start of one persistent collective runs.
 struct PersistentCall {
     std::shared_ptr<TopoState> state;
-    std::shared_ptr<const Schedule> schedule;
+    std::shared_ptr<const Schedule> schedule;  // the mode's; in auto mode, combining
+    std::size_t cutoff;                        // schedule's: larger blocks go directly
     CallBuffers buffers;
     NativeTraffic native;
     MPI_Comm comm;  // the application's, whose error handler hears of failed executions
+    std::optional<PersistentTuning> tuning;  // auto mode
 };
 
 // Creates the request in *request; it runs nothing until started.

@@ -27,21 +27,26 @@ double percent(unsigned long long part, unsigned long long whole) {
 // seconds: Phase 1 and Phase 2 time of the slowest process.
 void print_summary(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
     const auto [communicators, calls, messages, bytes, native_messages, native_bytes, rounds, pattern_messages,
-                pattern_exchanges, hyperedges, hyperedges_dropped, schedules_built] =
-        std::array{sums[0], sums[1], sums[2], sums[3], sums[4],  sums[5],
-                   sums[6], sums[7], sums[8], sums[9], sums[10], sums[11]};
+                pattern_exchanges, hyperedges, hyperedges_dropped, schedules_built, native_calls, native_call_messages,
+                auto_combined, auto_native] =
+        std::array{sums[0], sums[1], sums[2],  sums[3],  sums[4],  sums[5],  sums[6],  sums[7],
+                   sums[8], sums[9], sums[10], sums[11], sums[12], sums[13], sums[14], sums[15]};
     const long long saved = static_cast<long long>(native_messages) - static_cast<long long>(messages);
     std::fprintf(out,
                  "nbrcomb %s report, %d processes\n"
                  "  topology communicators managed   %llu (summed over processes)\n"
-                 "  neighborhood collective calls    %llu\n"
-                 "  messages sent                    %llu (native MPI: %llu; saved %lld, %.1f%%)\n"
+                 "  neighborhood collective calls    %llu by the library, %llu left to native MPI\n"
+                 "  auto mode decisions              %llu call shapes combined, %llu native (summed over processes)\n"
+                 "  all messages, Phase 1 included   %llu (native MPI: %llu)\n"
+                 "  messages of the library's calls  %llu (native MPI: %llu; saved %lld, %.1f%%)\n"
                  "  bytes sent                       %llu (native MPI: %llu)\n"
                  "  schedule rounds                  %llu\n"
                  "  pattern build (Phase 1)          %.6f s (slowest process), %llu messages, %llu exchanges\n"
                  "  candidate groups (hyperedges)    %llu (%.1f per process), %llu dropped by the cap\n"
                  "  schedule builds (Phase 2)        %llu, %.6f s (slowest process)\n",
-                 nbrcomb_version(), processes, communicators, calls, messages, native_messages, saved,
+                 nbrcomb_version(), processes, communicators, calls, native_calls, auto_combined, auto_native,
+                 messages + native_call_messages + pattern_messages, native_messages + native_call_messages, messages,
+                 native_messages, saved,
                  percent(static_cast<unsigned long long>(saved > 0 ? saved : 0), native_messages), bytes, native_bytes,
                  rounds, seconds[0], pattern_messages, pattern_exchanges, hyperedges,
                  static_cast<double>(hyperedges) / processes, hyperedges_dropped, schedules_built, seconds[1]);
@@ -67,7 +72,7 @@ void print_reordering(std::FILE* out, const unsigned long long* sums, double sec
 
 // The whole report: the sums print_summary reads, then those of print_reordering.
 void print_report(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
-    constexpr int summary_sums = 12;
+    constexpr int summary_sums = 16;
     print_summary(out, processes, sums, seconds);
     print_reordering(out, sums + summary_sums, seconds[2]);
 }
@@ -82,6 +87,7 @@ int write_report() {
     unsigned long long sums[] = {totals.communicators, s.calls,  s.messages_sent,    s.bytes_sent,         s.native_messages,
                                  s.native_bytes,       s.rounds, s.pattern_messages, s.pattern_exchanges,
                                  s.pattern_hyperedges, s.pattern_hyperedges_dropped, s.schedules_built,
+                                 s.native_calls, s.native_call_messages, s.auto_combined, s.auto_native,
                                  static_cast<unsigned long long>(s.reorder_tried),
                                  static_cast<unsigned long long>(s.reordered), s.edge_cut_before, s.edge_cut_after,
                                  s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls};

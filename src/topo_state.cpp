@@ -2,6 +2,7 @@
 
 #include "src/log.h"
 
+#include <atomic>
 #include <mutex>
 #include <set>
 
@@ -42,6 +43,10 @@ void add_counters(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.internode_bytes_after += part.internode_bytes_after;
     sum.reorder_tried += part.reorder_tried;
     sum.reordered += part.reordered;
+    sum.native_calls += part.native_calls;
+    sum.native_call_messages += part.native_call_messages;
+    sum.auto_combined += part.auto_combined;
+    sum.auto_native += part.auto_native;
 }
 
 void add(ProcessTotals& totals, const nbrcomb_stats& part) {
@@ -73,13 +78,24 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     copy->config = original.config;
     copy->tag_span = original.tag_span;
     copy->stats = pattern_stats(original.stats);
+    // A duplicate shares the pattern, or builds its own when its own calls reach NBRCOMB_LAZY;
+    // its calls are its own, so it tries the call shapes afresh.
+    copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
+    copy->combining = original.combining;
+    if (original.tuner) copy->tuner = std::make_unique<AutoTuner>();
+    copy->stats.auto_combined = copy->stats.auto_native = 0;
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;
     return MPI_SUCCESS;
 }
 
+// Counts the states freed: a thread's remembered lookup is stale once this moves, as the freed
+// communicator's handle may come back for another.
+std::atomic<std::uint64_t> states_freed{0};
+
 int delete_state(MPI_Comm, int, void* attribute, void*) {
+    states_freed.fetch_add(1, std::memory_order_release);
     delete static_cast<StateBox*>(attribute);
     return MPI_SUCCESS;
 }
@@ -116,6 +132,8 @@ nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
     kept.edge_cut_after = stats.edge_cut_after;
     kept.reorder_tried = stats.reorder_tried;
     kept.reordered = stats.reordered;
+    kept.auto_combined = stats.auto_combined;
+    kept.auto_native = stats.auto_native;
     return kept;
 }
 
@@ -144,14 +162,23 @@ int TopoState::reserve_tag() {
     return first_tag;
 }
 
-TopoState* find_state(MPI_Comm comm) {
+const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
+    struct Remembered {
+        MPI_Comm comm = MPI_COMM_NULL;
+        const StateBox* box = nullptr;
+        std::uint64_t freed = 0;
+    };
+    thread_local Remembered last;
+    const std::uint64_t freed = states_freed.load(std::memory_order_acquire);
+    if (last.box != nullptr && last.comm == comm && last.freed == freed) return last.box;
     const StateBox* box = find_box(comm);
-    return box == nullptr ? nullptr : box->get();
+    if (box != nullptr) last = {comm, box, freed};
+    return box;
 }
 
-std::shared_ptr<TopoState> share_state(MPI_Comm comm) {
-    const StateBox* box = find_box(comm);
-    return box == nullptr ? nullptr : *box;
+TopoState* find_state(MPI_Comm comm) {
+    const StateBox* box = find_shared_state(comm);
+    return box == nullptr ? nullptr : box->get();
 }
 
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {

@@ -6,6 +6,7 @@
 #include "nbrcomb/nbrcomb.h"
 #include "pattern/pattern.h"
 #include "schedule/schedule_cache.h"
+#include "src/auto_tuner.h"
 #include "src/config.h"
 
 #include <cstdint>
@@ -34,7 +35,9 @@ struct Topology {
     bool weighted = false;
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
-    Pattern pattern;
+    Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
+    Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
+    std::vector<int> emulated_nodes;  // reorder=1: the node of every new rank, for the topology-aware mode
     // reorder=1: whether each out-edge joins two nodes with the old ranks and with the new ones;
     // empty when reordering was not asked for.
     std::vector<bool> internode_before;
@@ -61,6 +64,12 @@ struct TopoState {
     nbrcomb_stats stats{};
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
+    // Auto mode: calls left until Phase 1, which runs in the call that brings this to 0 (at
+    // creation when NBRCOMB_LAZY is 0); then whether the pattern combines anywhere, and what the
+    // trials of each call shape found.
+    int calls_until_pattern = 0;
+    bool combining = false;
+    std::unique_ptr<AutoTuner> tuner;
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags
@@ -77,10 +86,12 @@ struct TopoState {
 // reordering), which survive a reset and are those a duplicate starts with.
 nbrcomb_stats pattern_stats(const nbrcomb_stats& stats);
 
-// The state the library keeps for comm, or nullptr if it does not manage comm.
+// The state the library keeps for comm as the communicator holds it (valid while comm is), or
+// nullptr if the library does not manage comm. Every collective call asks, so the last answer
+// is kept per thread until a managed communicator is freed.
+const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm);
+// The same, plain.
 TopoState* find_state(MPI_Comm comm);
-// The same, shared: for operations that may outlive the communicator.
-std::shared_ptr<TopoState> share_state(MPI_Comm comm);
 
 // Hands state to comm; it lives until comm is freed and no operation holds it.
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state);

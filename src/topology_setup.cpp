@@ -6,9 +6,9 @@
 #include "src/adjacency.h"
 #include "src/log.h"
 #include "src/mpi_transport.h"
+#include "src/progressing_wait.h"
 #include "src/topo_state.h"
 
-#include <atomic>
 #include <chrono>
 
 namespace nbrcomb::detail {
@@ -59,15 +59,15 @@ bool pattern_holds(const TopoState& state, const Pattern& pattern) {
     const auto problems = run_over_mpi(check_pattern(transport, state.topology->graph, pattern));
     for (const std::string& problem : problems) log(LogLevel::warning, "pattern check: %s", problem.c_str());
     int broken = problems.empty() ? 0 : 1;
-    PMPI_Allreduce(MPI_IN_PLACE, &broken, 1, MPI_INT, MPI_MAX, state.private_comm);
+    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.private_comm);
     return broken == 0;
 }
 
 // Phase 1 (paper 000 or 002, Alg. 1) for the combining modes; the direct pattern otherwise.
 // Emulated nodes stay with their processes when reordering gave them new ranks.
-void build_pattern(TopoState& state, Topology& topology, const Renumbering& renumbering) {
+void build_pattern(TopoState& state, Topology& topology) {
     if (state.stats.mode == NBRCOMB_MODE_DIRECT) {
-        topology.pattern = direct_pattern(topology.graph);
+        topology.pattern = topology.direct_pattern;
         return;
     }
     const Config& config = state.config;
@@ -77,7 +77,7 @@ void build_pattern(TopoState& state, Topology& topology, const Renumbering& renu
         .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
         .k = config.k,
         .max_hyperedges = config.max_hyperedges,
-        .domains = locality_domains(state.private_comm, config, renumbering.node_after),
+        .domains = locality_domains(state.private_comm, config, topology.emulated_nodes),
     };
     MpiTransport transport(state.private_comm, state.pattern_tag());
     topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
@@ -88,9 +88,17 @@ void build_pattern(TopoState& state, Topology& topology, const Renumbering& renu
     state.stats.pattern_hyperedges_dropped = topology.pattern.cost.hyperedges_dropped;
     if (state.config.check && !pattern_holds(state, topology.pattern)) {
         log_rank0(LogLevel::warning, "pattern check failed; this communicator uses the direct schedule");
-        topology.pattern = direct_pattern(topology.graph);
+        topology.pattern = topology.direct_pattern;
         state.stats.mode = NBRCOMB_MODE_DIRECT;
     }
+}
+
+// Auto mode, once the pattern is built: combining is a candidate where some process combines.
+void weigh_combining(TopoState& state) {
+    int combines = state.topology->pattern.steps.empty() ? 0 : 1;
+    allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.private_comm);
+    state.combining = combines != 0;
+    state.tuner = std::make_unique<AutoTuner>();
 }
 
 // Settings that shape schedules must be the same on every process, or schedules would not
@@ -99,19 +107,21 @@ bool settings_agree(const Config& config, MPI_Comm comm) {
     std::vector<int> values = schedule_shaping_values(config);
     const std::size_t n = values.size();
     for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
-    PMPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
+    allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
     for (std::size_t i = 0; i < n; ++i)
         if (values[i] != -values[n + i]) return false;
     return true;
 }
 
-// Modes a later version implements combine in pairs until then; said once per process.
-nbrcomb_mode implemented_mode(nbrcomb_mode requested) {
-    if (requested != NBRCOMB_MODE_AUTO) return requested;
-    static std::atomic<bool> said{false};
-    if (!said.exchange(true))
-        log_rank0(LogLevel::warning, "mode %s is not implemented in this version; using pairs", mode_name(requested));
-    return NBRCOMB_MODE_PAIRS;
+// The private communicator and the settings' agreement; false (said on its rank 0) when the
+// processes disagree.
+bool agree_on_settings(MPI_Comm topo_comm, TopoState& state) {
+    if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return false;
+    if (settings_agree(state.config, state.private_comm)) return true;
+    int rank = 0;
+    PMPI_Comm_rank(topo_comm, &rank);
+    if (rank == 0) log(LogLevel::warning, "processes disagree on nbrcomb settings for a communicator; it stays native");
+    return false;
 }
 
 }  // namespace
@@ -121,14 +131,10 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     auto state = std::make_shared<TopoState>();
     state->config = config;
-    if (const int err = ensure_private_comm(topo_comm, *state); err != MPI_SUCCESS) return err;
-
-    if (!settings_agree(state->config, state->private_comm)) {
-        int rank = 0;
-        PMPI_Comm_rank(topo_comm, &rank);
-        if (rank == 0) log(LogLevel::warning, "processes disagree on nbrcomb settings for a communicator; it stays native");
-        return MPI_SUCCESS;
-    }
+    // Auto mode defers everything collective to the call that runs Phase 1: a communicator used
+    // a few times costs no message more than natively.
+    const bool deferred = config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0;
+    if (!deferred && !agree_on_settings(topo_comm, *state)) return MPI_SUCCESS;
     if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
 
     int* tag_ub = nullptr;
@@ -136,17 +142,34 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
     if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
     state->stats.requested_mode = state->config.mode;
-    state->stats.mode = implemented_mode(state->config.mode);
+    // Auto mode's combining pattern is that of pairs (paper 000).
+    state->stats.mode = config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : config.mode;
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
+    topology->direct_pattern = direct_pattern(topology->graph);
     if (renumbering.tried) {
         state->stats.reorder_tried = 1;
         state->stats.reordered = renumbering.reordered ? 1 : 0;
         state->stats.reorder_seconds = reorder_seconds;
         account_node_crossings(*topology, renumbering, state->stats);
+        topology->emulated_nodes = renumbering.node_after;
     }
     state->topology = topology;
-    build_pattern(*state, *topology, renumbering);
+    if (deferred) {
+        state->calls_until_pattern = config.lazy;
+    } else {
+        build_pattern(*state, *topology);
+        if (config.mode == NBRCOMB_MODE_AUTO) weigh_combining(*state);
+    }
     return attach_state(topo_comm, std::move(state));
+}
+
+void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
+    state.calls_until_pattern = 0;
+    if (!agree_on_settings(topo_comm, state)) return;  // native from now on: combining stays false
+    auto topology = std::make_shared<Topology>(*state.topology);
+    build_pattern(state, *topology);
+    state.topology = std::move(topology);
+    weigh_combining(state);
 }
 
 }  // namespace nbrcomb::detail

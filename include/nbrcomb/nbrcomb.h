@@ -13,7 +13,7 @@ extern "C" {
 #endif
 
 #define NBRCOMB_VERSION_MAJOR 0
-#define NBRCOMB_VERSION_MINOR 1
+#define NBRCOMB_VERSION_MINOR 2
 #define NBRCOMB_VERSION_PATCH 0
 
 /* The library's version as "MAJOR.MINOR.PATCH" (of the loaded library, not of this header). */
@@ -25,20 +25,21 @@ typedef enum nbrcomb_mode {
     NBRCOMB_MODE_DIRECT,  /* the library's own schedule, one message per edge */
     NBRCOMB_MODE_PAIRS,   /* message combining with pairs of friends */
     NBRCOMB_MODE_GROUPS,  /* message combining with groups of k friends */
-    NBRCOMB_MODE_AUTO     /* the library chooses */
+    NBRCOMB_MODE_AUTO     /* the library chooses, per call shape, between native MPI and combining */
 } nbrcomb_mode;
 
 /* Counters of one process on one communicator, since its creation or the last reset. */
 typedef struct nbrcomb_stats {
     nbrcomb_mode requested_mode;        /* mode asked for (environment or MPI_Info hint) */
     nbrcomb_mode mode;                  /* mode the schedules actually use */
-    unsigned long long calls;           /* neighborhood collectives run by the library */
+    unsigned long long calls;           /* neighborhood collectives run by the library's schedules */
     unsigned long long messages_sent;   /* point-to-point messages this process sent */
     unsigned long long bytes_sent;      /* payload bytes of those messages */
     unsigned long long native_messages; /* messages native MPI sends for the same calls (one per out-edge) */
     unsigned long long native_bytes;    /* payload bytes native MPI sends for the same calls */
     unsigned long long rounds;          /* schedule rounds executed */
-    double pattern_seconds;             /* Phase 1: time spent building the pattern at topology creation */
+    double pattern_seconds;             /* Phase 1: time spent building the pattern (at topology creation,
+                                           or in auto mode at the NBRCOMB_LAZY-th call) */
     unsigned long long pattern_messages;  /* Phase 1: messages this process sent */
     unsigned long long pattern_exchanges; /* Phase 1: communication steps (each waits for its peers) */
     unsigned long long pattern_hyperedges; /* Phase 1: candidate groups this process had at the start
@@ -60,6 +61,12 @@ typedef struct nbrcomb_stats {
     int reorder_tried;                         /* 1: the library was asked to reorder this communicator */
     int reordered;                             /* 1: its ranks are new (0: no mapping had less weight between
                                                   nodes, or the graph was too large to gather) */
+    unsigned long long native_calls;         /* calls left to the MPI's own collective (auto mode: before
+                                                Phase 1, or where the trial chose native) */
+    unsigned long long native_call_messages; /* messages the MPI sent for them (one per out-edge) */
+    unsigned long long auto_combined; /* auto mode: call shapes (collective, form, block size class) whose
+                                         trial chose combining */
+    unsigned long long auto_native;   /* auto mode: call shapes whose trial chose native MPI */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

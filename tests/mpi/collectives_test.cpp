@@ -41,7 +41,8 @@ auto matrix(std::string file) {
 const Hints groups_hints{{"nbrcomb_mode", "groups"}, {"nbrcomb_theta", "1"}, {"nbrcomb_k", "3"}};
 const Hints node_aware_hints{
     {"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "1"}, {"nbrcomb_topo_aware", "1"}, {"nbrcomb_node_size", "2"}};
-const Hints auto_hints{{"nbrcomb_mode", "auto"}};
+// Blocks above 24 bytes go directly even on combined edges: both kinds in one combined message.
+const Hints limited_pairs_hints{{"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "1"}, {"nbrcomb_combine_limit", "24"}};
 // Some pairs of ranks friends, others not: combined and direct edges in one schedule.
 const Hints partial_pairs_hints{{"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "3"}};
 
@@ -80,10 +81,11 @@ const std::vector<TopologyCase> topology_cases{
     {"random_reorder_pairs", random_graph(10), {.construction = Construction::adjacent_reorder, .hints = pairs_hints}},
     {"matrix_can_1072_pairs", matrix("can_1072.mtx"), {.hints = pairs_hints}},
     {"matrix_lp_sctap2_partial_pairs", matrix("lp_sctap2.mtx"), {.hints = partial_pairs_hints}},
+    {"random_pairs_combine_limit", random_graph(11), {.hints = limited_pairs_hints}},
+    {"moore_2d_r2_pairs_combine_limit", stencil(2, Stencil::moore, 2), {.hints = limited_pairs_hints}},
     {"moore_3d_r1_groups", stencil(3, Stencil::moore, 1), {.hints = groups_hints}},
     {"random_general_groups", random_graph(7), {.construction = Construction::general, .hints = groups_hints}},
     {"moore_2d_r1_node_aware", stencil(2, Stencil::moore, 1), {.hints = node_aware_hints}},
-    {"random_auto", random_graph(8), {.hints = auto_hints}},
 };
 
 class NeighborCollectives : public testing::TestWithParam<TopologyCase> {};

@@ -96,9 +96,10 @@ int start_library_call(const Call& call, Outcome& buffers, MPI_Request& request)
 // point-to-point reference where native MPI is known wrong), else what differs.
 std::string difference_from_native(const Call& call, const Outcome& buffers);
 
-// Whether the library must run the call itself (it manages the communicator) or must leave
-// it to native MPI (it does not).
-enum class Expect { library_runs, native_runs };
+// Whether the library must run the call itself (it manages the communicator), must leave it to
+// native MPI (it does not manage the communicator), or manages the communicator and may take
+// either way (auto mode).
+enum class Expect { library_runs, native_runs, any_route };
 
 // A call to check, and how a failure names it.
 struct Check {

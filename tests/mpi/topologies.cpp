@@ -151,7 +151,10 @@ MPI_Info make_info(const Hints& hints) {
 
 Comm create_dist_graph(MPI_Comm base, const Digraph& graph, const TopologyOptions& options) {
     const int rank = rank_of(base);
-    MPI_Info info = make_info(options.hints);
+    Hints hints = options.hints;
+    const bool mode_named = std::ranges::any_of(hints, [](const auto& hint) { return hint.first == "nbrcomb_mode"; });
+    if (!mode_named) hints.push_back({"nbrcomb_mode", "pairs"});
+    MPI_Info info = make_info(hints);
     MPI_Comm comm = MPI_COMM_NULL;
     if (options.construction == Construction::general || options.construction == Construction::general_reorder) {
         const EdgeShare share = edge_share(graph, rank);

@@ -72,6 +72,8 @@ inline const Hints pairs_hints{{"nbrcomb_mode", "pairs"}, {"nbrcomb_theta", "1"}
 struct TopologyOptions {
     Construction construction = Construction::adjacent;
     bool weighted = false;
+    // Without an nbrcomb_mode hint the communicator runs the pairs mode, whose schedules the
+    // library runs from the first call; auto mode, the default, has tests of its own.
     Hints hints{};
 };
 

@@ -215,6 +215,38 @@ TEST(ScheduleBuilder, allgather_rides_in_the_one_block) {
     EXPECT_EQ(riding[0].from.parts, 1);
 }
 
+// With a cutoff of 8 bytes, the 12-byte block for 4 leaves the combined pattern: it goes to 4
+// directly, its place in the combined message and the packet stays empty, and the receiver takes
+// the 12-byte block of its combined in-edge (from 9) directly from 9.
+TEST(ScheduleBuilder, blocks_above_the_cutoff_go_directly) {
+    const LocalGraph graph{0, {2, 9}, {1, 3, 4}};
+    Pattern pattern;
+    pattern.steps.push_back(step_of({0, 1}, {{1}, {2}}, 0));
+    pattern.direct = {0};
+    pattern.incoming = {{2, {0, 1}}};
+    const auto send = blocks(Space::send, {4, 8, 12});
+    const auto recv = blocks(Space::recv, {4, 12});
+    CallBlocks call{send, recv, false};
+    call.cutoff = 8;
+    const Schedule schedule = build_schedule(graph, pattern, call);
+
+    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    ASSERT_EQ(packed.size(), 1u);
+    EXPECT_EQ(packed[0].blocks.at(0).bytes, 0u);
+    const auto sends = ops_of<SendOp>(schedule, 0);
+    ASSERT_EQ(sends.size(), 2u);
+    EXPECT_EQ(sends[0].peer, 4);
+    EXPECT_EQ(sends[1].peer, 1);
+    const auto direct = ops_of<RecvOp>(schedule, 0);
+    ASSERT_EQ(direct.size(), 1u);
+    EXPECT_EQ(direct[0].peer, 9);
+    EXPECT_EQ(direct[0].data.at.offset, 100);
+    const auto combined = ops_of<RecvOp>(schedule, 1);
+    ASSERT_EQ(combined.size(), 1u);
+    EXPECT_EQ(combined[0].data.bytes, 4u);
+    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().own.bytes, 8u);
+}
+
 TEST(ScheduleBuilder, prints_every_operation) {
     const LocalGraph graph{0, {1, 0}, {0, 2}};
     const Schedule schedule = direct_schedule(graph, blocks(Space::send, {4, 4}), blocks(Space::recv, {4, 4}));

@@ -1,0 +1,124 @@
+#include "src/auto_tuner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+double median(std::vector<double> values) {
+    std::ranges::sort(values);
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+// One-sided Wilcoxon rank-sum (Mann-Whitney) p-value that faster's values tend to be smaller
+// than slower's, by the normal approximation with continuity correction.
+double p_faster(const std::vector<double>& faster, const std::vector<double>& slower) {
+    double u = 0;
+    for (const double a : faster)
+        for (const double b : slower) u += a < b ? 1.0 : (a == b ? 0.5 : 0.0);
+    const double n = static_cast<double>(faster.size()), m = static_cast<double>(slower.size());
+    const double z = (u - n * m / 2 - 0.5) / std::sqrt(n * m * (n + m + 1) / 12);
+    return 0.5 * std::erfc(z / std::sqrt(2.0));
+}
+
+}  // namespace
+
+const char* form_name(Form form) {
+    switch (form) {
+    case Form::blocking: return "blocking";
+    case Form::nonblocking: return "nonblocking";
+    case Form::persistent: return "persistent";
+    }
+    return "?";
+}
+
+int size_class(std::size_t bytes) {
+    int size_class = 0;
+    for (std::size_t limit = 16; bytes > limit && size_class < size_classes - 1; limit *= 4) ++size_class;
+    return size_class;
+}
+
+std::size_t size_class_limit(int size_class) {
+    if (size_class >= size_classes - 1) return SIZE_MAX;
+    return std::size_t{16} << (2 * size_class);
+}
+
+TrialResult decide_from_times(const std::vector<double>& times) {
+    constexpr int enough = AutoTuner::timed_calls / 4;  // calls each way for a class to count
+    TrialResult result;
+    for (int c = 0; c < size_classes; ++c) {
+        std::vector<double> reference, combined;
+        for (int i = 0; i < AutoTuner::timed_calls; ++i) {
+            const double t = times[static_cast<std::size_t>(i)];
+            const double call_class = times[static_cast<std::size_t>(AutoTuner::timed_calls + i)];
+            if (t >= 0 && call_class == c) (i % 2 == 1 ? combined : reference).push_back(t);
+        }
+        if (static_cast<int>(reference.size()) < enough || static_cast<int>(combined.size()) < enough) continue;
+        const double reference_median = median(reference), combined_median = median(combined);
+        const bool faster = combined_median <= reference_median * (1 - AutoTuner::required_gain) &&
+                            p_faster(combined, reference) <= AutoTuner::required_p;
+        if (!faster) {
+            if (!result.combined) result = {false, 0, reference_median, combined_median};
+            break;
+        }
+        result = {true, size_class_limit(c), reference_median, combined_median};
+    }
+    return result;
+}
+
+int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
+    return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * (size_classes + 1) + size_class + 1;
+}
+
+Choice AutoTuner::choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
+                         const std::function<void(const Verdict&)>& verdict) {
+    const int index = shape_index(collective, form, size_class);
+    Shape& shape = shapes_[static_cast<std::size_t>(index)];
+    if (shape.state == State::trial && shape.calls == warmup_calls + timed_calls)
+        decide(index, shape, collective, form, size_class, reduce, verdict);
+    switch (shape.state) {
+    case State::native: return {Route::native, SIZE_MAX, {}};
+    case State::combined: return {Route::combined, shape.cutoff, {}};
+    case State::trial:
+    case State::deciding: break;
+    }
+    const int call = shape.calls++;
+    const bool combined = call % 2 == 1;
+    Choice choice{combined ? Route::combined : Route::reference, SIZE_MAX, {}};
+    if (call >= warmup_calls) choice.ticket = {index, call - warmup_calls};
+    return choice;
+}
+
+// A call that completes after its shape's decision comes too late to count.
+void AutoTuner::record(const TrialTicket& ticket, int local_class, double seconds) {
+    std::lock_guard lock(samples_mutex_);
+    if (shapes_[static_cast<std::size_t>(ticket.shape)].state != State::trial) return;
+    samples_.push_back({ticket.shape, ticket.sample, local_class, seconds});
+}
+
+void AutoTuner::decide(int index, Shape& shape, Collective collective, Form form, int size_class,
+                       const ReduceMax& reduce, const std::function<void(const Verdict&)>& verdict) {
+    // This process's times and block classes by call, then the slowest process's and the largest.
+    std::vector<double> times(static_cast<std::size_t>(2 * timed_calls), -1);
+    {
+        std::lock_guard lock(samples_mutex_);
+        for (const Sample& sample : samples_)
+            if (sample.shape == index) {
+                times[static_cast<std::size_t>(sample.index)] = sample.seconds;
+                times[static_cast<std::size_t>(timed_calls + sample.index)] = sample.local_class;
+            }
+        std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
+        shape.state = State::deciding;
+    }
+    reduce(times);
+    const TrialResult result = decide_from_times(times);
+    shape.state = result.combined ? State::combined : State::native;
+    shape.cutoff = result.cutoff;
+    ++(result.combined ? decided_combined_ : decided_native_);
+    if (verdict) verdict({collective, form, size_class, result});
+}
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,130 @@
+// Auto mode (the default): for each shape of call on a communicator, whether the combining
+// schedule runs or the MPI's own collective does, decided from the application's own calls.
+// The first calls of a shape alternate between the two and are timed; then every process
+// contributes its timings to one reduction and all take the same decision from its result.
+// Collectives are called in the same order on every process, so the calls of a shape, the
+// trial and the reduction line up everywhere.
+#pragma once
+
+#include "src/call_args.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+enum class Form { blocking, nonblocking, persistent };
+inline constexpr int form_count = 3;
+const char* form_name(Form form);
+
+// Blocks are sized into classes by powers of 4: up to 16 B, 64 B, ... 64 KiB, and larger.
+inline constexpr int size_classes = 8;
+int size_class(std::size_t bytes);
+// The largest block of a class; SIZE_MAX for the last.
+std::size_t size_class_limit(int size_class);
+
+// How one call runs.
+enum class Route {
+    native,     // the MPI's own collective
+    reference,  // a trial of the native side: the MPI itself when blocking, else the library's
+                // one-message-per-edge schedule, whose completion the library sees
+    combined,   // the combining schedule
+};
+
+// Where a trial call's time goes: record() it when the call has completed.
+struct TrialTicket {
+    int shape = -1;  // -1: not a timed trial call
+    int sample = 0;  // the timed call's index: odd ones run combined
+};
+
+struct Choice {
+    Route route = Route::native;
+    // Blocks larger than this go as direct messages inside the combining schedule: the v and w
+    // forms' sizes differ between processes, so only each edge's two ends agree on its size.
+    std::size_t cutoff = SIZE_MAX;
+    TrialTicket ticket;
+};
+
+// What a trial found: whether combining runs, up to which block size, and the medians (of the
+// slowest process) it was decided on, at the largest class it was decided for.
+struct TrialResult {
+    bool combined = false;
+    std::size_t cutoff = 0;
+    double reference_seconds = 0;
+    double combined_seconds = 0;
+};
+
+// A shape's decision, for the log.
+struct Verdict {
+    Collective collective;
+    Form form;
+    int size_class;  // -1 for the v and w forms, whose calls mix sizes
+    TrialResult result;
+};
+
+class AutoTuner {
+public:
+    // Elementwise maximum over the communicator's processes, in place. Collective.
+    using ReduceMax = std::function<void(std::vector<double>& values)>;
+
+    static constexpr int warmup_calls = 2;  // one each way: schedules get built
+    static constexpr int timed_calls = 16;  // alternating, half each way
+    // Combining is chosen for a class only when the slowest process's times show it faster by
+    // this much at the median, and a one-sided rank-sum test of the two sides' times gives
+    // p <= required_p: the machine's noise must not decide.
+    static constexpr double required_gain = 0.05;
+    static constexpr double required_p = 0.05;
+
+    // The route of the next call of this shape. A call at the end of a shape's trial first
+    // agrees the decision with reduce (on every process alike) and reports it to verdict.
+    // size_class: the class of every block of the call (allgather and alltoall, whose blocks all
+    // processes size alike), or -1 (the v and w forms).
+    Choice choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
+                  const std::function<void(const Verdict&)>& verdict);
+
+    // A timed trial call of ticket took seconds; local_class is the size class of its largest
+    // block on this process. May come from another thread (a nonblocking call completing).
+    void record(const TrialTicket& ticket, int local_class, double seconds);
+
+    // Shapes decided so far, combined and native.
+    std::uint64_t decided_combined() const { return decided_combined_; }
+    std::uint64_t decided_native() const { return decided_native_; }
+
+private:
+    enum class State : std::uint8_t { trial, deciding, native, combined };
+    struct Shape {
+        State state = State::trial;
+        int calls = 0;
+        std::size_t cutoff = SIZE_MAX;
+    };
+    struct Sample {
+        int shape;
+        int index;  // of the timed call: even ones ran the reference, odd ones combined
+        int local_class;
+        double seconds;
+    };
+
+    static int shape_index(Collective collective, Form form, int size_class);
+    void decide(int index, Shape& shape, Collective collective, Form form, int size_class, const ReduceMax& reduce,
+                const std::function<void(const Verdict&)>& verdict);
+
+    std::array<Shape, 5 * form_count * (size_classes + 1)> shapes_{};
+    std::mutex samples_mutex_;
+    std::vector<Sample> samples_;  // of the shapes in trial
+    std::uint64_t decided_combined_ = 0, decided_native_ = 0;
+};
+
+// The decision from the trial's timed calls as the slowest process saw them: times[i] is the
+// longest any process took for timed call i (negative where none timed it), times[timed_calls +
+// i] the size class of the largest block any process had in it. Combining runs up to the largest
+// timed class at or below which every timed class found it faster (required_gain, required_p);
+// the cutoff is that class's limit. Native when the smallest timed class did not, or nothing was
+// timed both ways.
+TrialResult decide_from_times(const std::vector<double>& times);
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,79 @@
+#include "src/call_routing.h"
+
+#include "src/log.h"
+#include "src/progressing_wait.h"
+#include "src/topology_setup.h"
+
+#include <algorithm>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// "blocks of 65 B to 256 B", or "blocks of all sizes" for the v and w forms.
+std::string blocks_of(int size_class) {
+    if (size_class < 0) return "blocks of any size";
+    const std::size_t low = size_class == 0 ? 0 : size_class_limit(size_class - 1) + 1;
+    if (size_class == size_classes - 1) return "blocks above " + std::to_string(low - 1) + " B";
+    return "blocks of " + std::to_string(low) + " to " + std::to_string(size_class_limit(size_class)) + " B";
+}
+
+// What a shape's trial decided, on the communicator's rank 0 (NBRCOMB_LOG=2), and counted.
+void tell(const Verdict& verdict, MPI_Comm comm, TopoState& state) {
+    state.stats.auto_combined = state.tuner->decided_combined();
+    state.stats.auto_native = state.tuner->decided_native();
+    int rank = 0;
+    PMPI_Comm_rank(comm, &rank);
+    if (rank != 0 || !log_enabled(LogLevel::info)) return;
+    const TrialResult& result = verdict.result;
+    const std::string limit = result.cutoff == SIZE_MAX || !result.combined
+                                  ? std::string()
+                                  : ", up to " + std::to_string(result.cutoff) + " B per block";
+    if (result.reference_seconds > 0)
+        log(LogLevel::info, "auto: neighbor_%s %s, %s: %s%s (median %.2f us combined, %.2f us native)",
+            collective_name(verdict.collective), form_name(verdict.form), blocks_of(verdict.size_class).c_str(),
+            result.combined ? "combining" : "native", limit.c_str(), result.combined_seconds * 1e6,
+            result.reference_seconds * 1e6);
+    else
+        log(LogLevel::info, "auto: neighbor_%s %s, %s: native (combining was not faster)",
+            collective_name(verdict.collective), form_name(verdict.form), blocks_of(verdict.size_class).c_str());
+}
+
+// The largest block the settings let be combined.
+std::size_t combine_limit(const Config& config) {
+    return config.combine_limit > 0 ? static_cast<std::size_t>(config.combine_limit) : SIZE_MAX;
+}
+
+Choice choose(MPI_Comm comm, TopoState& state, Collective collective, Form form, int size_class) {
+    Choice choice = state.tuner->choose(
+        collective, form, size_class,
+        [&state](std::vector<double>& values) {
+            allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
+                                  state.private_comm);
+        },
+        [&](const Verdict& verdict) { tell(verdict, comm, state); });
+    choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));
+    return choice;
+}
+
+}  // namespace
+
+int shape_class(const CallArgs& args) {
+    const std::optional<std::size_t> uniform = uniform_block_bytes(args);
+    return uniform ? size_class(*uniform) : -1;
+}
+
+Choice route_call(MPI_Comm comm, TopoState& state, const CallArgs& args, Form form) {
+    if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, combine_limit(state.config), {}};
+    if (state.calls_until_pattern > 0 && (form == Form::persistent || --state.calls_until_pattern == 0))
+        build_pattern_now(comm, state);
+    if (state.calls_until_pattern > 0 || !state.combining) return {};
+    if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
+    return choose(comm, state, args.collective, form, shape_class(args));
+}
+
+Choice route_start(MPI_Comm comm, TopoState& state, Collective collective, int size_class) {
+    return choose(comm, state, collective, Form::persistent, size_class);
+}
+
+}  // namespace nbrcomb::detail

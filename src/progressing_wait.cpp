@@ -1,0 +1,24 @@
+#include "src/progressing_wait.h"
+
+#include "src/progress_engine.h"
+
+namespace nbrcomb::detail {
+
+int wait_all_progressing(int count, MPI_Request requests[]) {
+    for (;;) {
+        if (!operations_in_flight()) return PMPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+        progress_operations();
+        int done = 0;
+        if (const int err = PMPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE); err != MPI_SUCCESS || done)
+            return err;
+    }
+}
+
+int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (const int err = PMPI_Iallreduce(MPI_IN_PLACE, values, count, type, op, comm, &request); err != MPI_SUCCESS)
+        return err;
+    return wait_all_progressing(1, &request);
+}
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,18 @@
+// Waiting in the library without stalling its other operations. A call that blocks inside the
+// library (Phase 1 in an auto-mode call, the agreement on a trial's decision, a constructor's
+// exchanges) may be waited for by a process that itself waits for one of this process's
+// multi-round operations on another communicator; those must go on meanwhile, or both wait
+// forever.
+#pragma once
+
+#include <mpi.h>
+
+namespace nbrcomb::detail {
+
+// Completes count requests, advancing the library's operations in flight until they are.
+int wait_all_progressing(int count, MPI_Request requests[]);
+
+// MPI_Allreduce in place on comm, progressing as wait_all_progressing does.
+int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
+
+}  // namespace nbrcomb::detail

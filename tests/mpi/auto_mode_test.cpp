@@ -1,0 +1,151 @@
+// Auto mode, the default: calls stay native until the NBRCOMB_LAZY-th, where Phase 1 runs; then
+// each call shape alternates between the native side and combining, and all processes take one
+// decision. Every call, whichever way it went, gives native results byte for byte.
+#include "all_ranks.h"
+#include "datatypes.h"
+#include "differential.h"
+#include "topologies.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+// Calls enough to take a shape through its trial (2 untimed, 16 timed) and past its decision.
+constexpr int calls_past_decision = 22;
+
+Hints auto_hints(int lazy) {
+    return {{"nbrcomb_mode", "auto"}, {"nbrcomb_theta", "1"}, {"nbrcomb_lazy", std::to_string(lazy)}};
+}
+
+nbrcomb_stats stats_of(MPI_Comm comm) {
+    nbrcomb_stats stats{};
+    EXPECT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    return stats;
+}
+
+// Collective: the same value on every rank.
+bool same_everywhere(unsigned long long value) {
+    unsigned long long low = value, high = value;
+    MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return low == high;
+}
+
+// Collective: runs call repeatedly through the library, each time against native MPI.
+void expect_repeated_calls_match(const Call& call, int times, const std::string& what) {
+    for (int i = 0; i < times; ++i)
+        if (!expect_matches_native(call, what + ", call " + std::to_string(i + 1), Expect::any_route)) return;
+}
+
+TEST(AutoMode, calls_before_the_lazy_one_are_native_and_phase1_runs_in_it) {
+    if (!expect_library_loaded()) return;
+    const Comm comm =
+        create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 21), {.hints = auto_hints(4)});
+    const TypeCatalog catalog;
+    const Call call = make_call(Collective::alltoallv, comm, catalog, {.types = &catalog.pair("int"), .units = 3});
+    expect_repeated_calls_match(call, 3, "before Phase 1");
+    const nbrcomb_stats before = stats_of(comm);
+    EXPECT_EQ(before.calls, 0u);
+    EXPECT_EQ(before.native_calls, 3u);
+    EXPECT_EQ(before.pattern_exchanges, 0u) << "Phase 1 ran before the lazy call";
+    EXPECT_EQ(before.requested_mode, NBRCOMB_MODE_AUTO);
+
+    expect_repeated_calls_match(call, 1, "the lazy call");
+    EXPECT_GT(stats_of(comm).pattern_exchanges, 0u) << "Phase 1 did not run in the lazy call";
+}
+
+TEST(AutoMode, every_collective_and_form_matches_native_through_trial_and_decision) {
+    if (!expect_library_loaded()) return;
+    const Comm comm =
+        create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 22), {.hints = auto_hints(1)});
+    const TypeCatalog catalog;
+    std::vector<Form> forms{Form::blocking, Form::nonblocking};
+    if (has_persistent_collectives) forms.push_back(Form::persistent);
+    for (const Collective collective : all_collectives)
+        for (const Form form : forms) {
+            Call call = make_call(collective, comm, catalog,
+                                  {.types = &catalog.pair("ints_to_vector"), .units = 5, .vary = has_edge_arrays(collective)});
+            call.form = form;
+            // A persistent check starts its request twice.
+            const int checks = form == Form::persistent ? calls_past_decision / 2 + 1 : calls_past_decision;
+            expect_repeated_calls_match(call, checks, std::string(name_of(form)) + " " + name_of(collective));
+        }
+    // Where nobody combines there is nothing to try; otherwise every shape was decided, alike.
+    const nbrcomb_stats stats = stats_of(comm);
+    EXPECT_TRUE(same_everywhere(stats.auto_combined)) << "processes took different decisions";
+    EXPECT_TRUE(same_everywhere(stats.auto_native)) << "processes took different decisions";
+    const unsigned long long decided = stats.auto_combined + stats.auto_native;
+    if (decided > 0) {
+        EXPECT_EQ(decided, 5 * forms.size());
+    }
+}
+
+// Decisions hold per size class: a shape decided at one size is tried again at another.
+TEST(AutoMode, sizes_are_tried_apart) {
+    if (!expect_library_loaded()) return;
+    const Comm comm =
+        create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 23), {.hints = auto_hints(1)});
+    const TypeCatalog catalog;
+    for (const int units : {1, 4000}) {
+        const Call call = make_call(Collective::allgather, comm, catalog, {.types = &catalog.pair("int"), .units = units});
+        expect_repeated_calls_match(call, calls_past_decision, std::to_string(units) + " ints");
+    }
+    const nbrcomb_stats stats = stats_of(comm);
+    const unsigned long long decided = stats.auto_combined + stats.auto_native;
+    if (decided > 0) {
+        EXPECT_EQ(decided, 2u);
+    }
+    EXPECT_TRUE(same_everywhere(stats.auto_combined));
+}
+
+// A communicator used a few times, as DOLFINx uses most of its: not one message more than native
+// MPI, and nothing collective at its creation.
+TEST(AutoMode, default_settings_leave_short_lived_communicators_native) {
+    if (!expect_library_loaded()) return;
+    const Digraph graph = random_digraph(size_of(MPI_COMM_WORLD), 24);
+    const int rank = rank_of(MPI_COMM_WORLD);
+    const std::vector<int>& sources = graph.in[static_cast<std::size_t>(rank)];
+    const std::vector<int>& destinations = graph.out[static_cast<std::size_t>(rank)];
+    for (int communicator = 0; communicator < 10; ++communicator) {
+        MPI_Comm raw = MPI_COMM_NULL;
+        MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
+                                       static_cast<int>(destinations.size()), destinations.data(), MPI_UNWEIGHTED,
+                                       MPI_INFO_NULL, 0, &raw);
+        const Comm comm(raw);
+        const TypeCatalog catalog;
+        for (const Collective collective : {Collective::alltoall, Collective::alltoallv}) {
+            const Call call = make_call(collective, comm, catalog, {.types = &catalog.pair("int"), .units = 2});
+            expect_repeated_calls_match(call, 1, name_of(collective));
+        }
+        const nbrcomb_stats stats = stats_of(comm);
+        EXPECT_EQ(stats.requested_mode, NBRCOMB_MODE_AUTO);
+        EXPECT_EQ(stats.native_calls, 2u);
+        EXPECT_EQ(stats.calls, 0u);
+        EXPECT_EQ(stats.pattern_messages, 0u);
+        EXPECT_EQ(stats.native_call_messages, 2 * destinations.size());
+    }
+}
+
+// A duplicate's calls are its own: it reaches its lazy call and tries its shapes afresh.
+TEST(AutoMode, a_duplicate_tries_its_shapes_afresh) {
+    if (!expect_library_loaded()) return;
+    const Comm original =
+        create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 25), {.hints = auto_hints(2)});
+    const TypeCatalog catalog;
+    expect_repeated_calls_match(make_call(Collective::alltoall, original, catalog, {.types = &catalog.pair("int")}),
+                                calls_past_decision, "original");
+    MPI_Comm raw = MPI_COMM_NULL;
+    MPI_Comm_dup(original, &raw);
+    const Comm copy(raw);
+    EXPECT_EQ(stats_of(copy).auto_combined + stats_of(copy).auto_native, 0u);
+    expect_repeated_calls_match(make_call(Collective::alltoall, copy, catalog, {.types = &catalog.pair("int")}),
+                                calls_past_decision, "duplicate");
+    EXPECT_TRUE(same_everywhere(stats_of(copy).auto_combined));
+}
+
+}  // namespace

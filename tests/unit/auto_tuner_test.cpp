@@ -1,0 +1,92 @@
+#include "src/auto_tuner.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace nbrcomb::detail;
+
+namespace {
+
+constexpr int timed = AutoTuner::timed_calls;
+
+// The slowest process's times of a trial whose calls were all of class size_class: reference
+// calls (even) take reference seconds, combined ones (odd) combined seconds, each spread by
+// +-spread so that the two sides overlap when they are close.
+std::vector<double> trial(int size_class, double reference, double combined, double spread = 0.01) {
+    std::vector<double> times(2 * timed);
+    for (int i = 0; i < timed; ++i) {
+        const double jitter = spread * ((i / 2) % 4 - 1.5);
+        times[i] = (i % 2 == 1 ? combined : reference) * (1 + jitter);
+        times[timed + i] = size_class;
+    }
+    return times;
+}
+
+}  // namespace
+
+TEST(AutoTuner, size_classes_are_powers_of_four_from_16_bytes) {
+    EXPECT_EQ(size_class(0), 0);
+    EXPECT_EQ(size_class(16), 0);
+    EXPECT_EQ(size_class(17), 1);
+    EXPECT_EQ(size_class(64), 1);
+    EXPECT_EQ(size_class(65536), 6);
+    EXPECT_EQ(size_class(65537), 7);
+    EXPECT_EQ(size_class_limit(1), 64u);
+    EXPECT_EQ(size_class_limit(size_classes - 1), SIZE_MAX);
+}
+
+TEST(AutoTuner, combining_wins_only_clearly) {
+    const TrialResult faster = decide_from_times(trial(2, 10e-6, 6e-6));
+    EXPECT_TRUE(faster.combined);
+    EXPECT_EQ(faster.cutoff, size_class_limit(2));
+    EXPECT_NEAR(faster.combined_seconds, 6e-6, 1e-6);
+    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 9.8e-6)).combined) << "2% is noise";
+    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 14e-6)).combined);
+    // Faster at the median, but the two sides overlap too much to tell.
+    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 9e-6, 0.5)).combined);
+}
+
+TEST(AutoTuner, a_loss_at_a_small_class_keeps_larger_ones_native) {
+    std::vector<double> times = trial(1, 10e-6, 12e-6);
+    const std::vector<double> large = trial(5, 100e-6, 50e-6);
+    for (int i = 0; i < timed; i += 4) {  // half the calls of the larger class
+        times[i] = large[i];
+        times[i + 1] = large[i + 1];
+        times[timed + i] = times[timed + i + 1] = 5;
+    }
+    EXPECT_FALSE(decide_from_times(times).combined);
+}
+
+TEST(AutoTuner, nothing_timed_both_ways_is_native) {
+    std::vector<double> times(2 * timed, -1);
+    EXPECT_FALSE(decide_from_times(times).combined);
+}
+
+// The calls of a shape alternate after two warm-ups; the one after the trial agrees the decision
+// through the reduction, and later ones follow it.
+TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
+    AutoTuner tuner;
+    int reductions = 0;
+    const AutoTuner::ReduceMax reduce = [&](std::vector<double>& values) {
+        ++reductions;
+        EXPECT_EQ(values.size(), 2u * timed);
+    };
+    std::vector<Verdict> verdicts;
+    const auto tell = [&](const Verdict& verdict) { verdicts.push_back(verdict); };
+    for (int call = 0; call < AutoTuner::warmup_calls + timed; ++call) {
+        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, reduce, tell);
+        EXPECT_EQ(choice.route, call % 2 == 1 ? Route::combined : Route::reference) << call;
+        EXPECT_EQ(choice.ticket.shape >= 0, call >= AutoTuner::warmup_calls) << call;
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, call % 2 == 1 ? 5e-6 : 10e-6);
+    }
+    EXPECT_EQ(reductions, 0);
+    for (int call = 0; call < 3; ++call)
+        EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, tell).route, Route::combined);
+    EXPECT_EQ(reductions, 1);
+    ASSERT_EQ(verdicts.size(), 1u);
+    EXPECT_TRUE(verdicts[0].result.combined);
+    EXPECT_EQ(tuner.decided_combined(), 1u);
+    // Another form of the same collective has a trial of its own.
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, reduce, tell).route, Route::reference);
+}
