@@ -8,7 +8,7 @@ packages=(
   libopenmpi-dev openmpi-bin libmpich-dev mpich
   libhwloc-dev libmetis-dev libgtest-dev googletest
   gnuplot-nox
-  python3-mpi4py python3-petsc4py
+  python3-mpi4py python3-petsc4py python3-dolfinx
 )
 
 missing=()
