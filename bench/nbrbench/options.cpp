@@ -23,7 +23,7 @@ const Preset full_sweep{
      "er:0.8", "matrix:can_1054"},
     {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
     {"blocking", "nonblocking", "persistent"},
-    {"native", "direct", "pairs", "groups:2", "groups:4", "groups:8", "groups:2:aware", "groups:4:aware"},
+    {"native", "auto", "direct", "pairs", "groups:2", "groups:4", "groups:8", "groups:2:aware", "groups:4:aware"},
     {4, 16, 64, 256, 1024, 4096, 16384, 65536},
     10,
     50,
@@ -32,7 +32,7 @@ const Preset full_sweep{
 const Preset quick_sweep{{"moore:2:1", "er:0.8", "cart:2", "matrix:dwt_162"},
                          {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
                          {"blocking", "nonblocking", "persistent"},
-                         {"native", "direct", "pairs", "groups:2", "groups:2:aware"},
+                         {"native", "auto", "direct", "pairs", "groups:2", "groups:2:aware"},
                          {4, 1024, 65536},
                          8,
                          10,
@@ -166,7 +166,7 @@ std::string usage() {
                "comma-separated values; what is not given comes from the full sweep (or the quick one).\n"
                "  --quick        small sweep, under a minute at 4 ranks: moore:2:1 er:0.8 cart:2\n"
                "                 matrix:dwt_162; all collectives and forms; 4 1024 65536 bytes;\n"
-               "                 direct pairs groups:2 groups:2:aware; 8 runs of 10 repetitions\n"
+               "                 auto direct pairs groups:2 groups:2:aware; 8 runs of 10 repetitions\n"
                "  --topology     moore:D:R | vonneumann:D:R (periodic grid) | cart:D (MPI_Cart_create,\n"
                "                 native only) | er:DENSITY[:SEED] | matrix:FILE (a Matrix Market file, or a\n"
                "                 name in " NBRCOMB_MATRICES_DIR "); any of them but cart:D with a\n"
@@ -179,9 +179,10 @@ std::string usage() {
            " (full: all" + (persistent_available ? "" : "; persistent needs an MPI-4 library") +
            ")\n"
            "  --bytes        per neighbor and call (full: 4 16 64 256 1024 4096 16384 65536)\n"
-           "  --variant      native (always measured) | direct | pairs | auto | groups:K, and the last\n"
-           "                 three topology-aware with a suffix :aware (full: direct pairs groups:2\n"
-           "                 groups:4 groups:8 groups:2:aware groups:4:aware); then any but native\n"
+           "  --variant      native (always measured) | auto (the library's default) | direct | pairs |\n"
+           "                 groups:K, and the last three topology-aware with a suffix :aware (full:\n"
+           "                 auto direct pairs groups:2 groups:4 groups:8 groups:2:aware\n"
+           "                 groups:4:aware); then any but native\n"
            "                 with a suffix :reorder: made with reorder=1 and the library's reordering\n"
            "                 on, over emulated nodes of --node-size ranks\n"
            "  --runs         passes over all experiments (full: 10; p <= 0.001 needs 8 or more)\n"
