@@ -31,7 +31,7 @@ struct Config {
     int reorder_max_edges = 1 << 22;  // reordering gathers graphs of up to this many edges to one process
     // Auto mode: Phase 1 runs in a communicator's lazy-th neighborhood collective call, so that
     // communicators used a few times never pay for it (0: at creation).
-    int lazy = 16;
+    int lazy = 32;
     // Blocks of more bytes go as direct messages even on combined edges (0: no limit); auto mode
     // sets its own limit from its trials, never above this one.
     int combine_limit = 0;
