@@ -56,11 +56,16 @@ struct Traffic {
     double bytes;
 };
 
+// Calls the library left to native MPI (auto mode) send native MPI's one message per out-edge.
 Traffic traffic(const Workload& workload, const std::optional<LibraryStats>& library) {
-    if (library && library->stats && library->stats->calls > 0) {
-        const auto calls = static_cast<double>(library->stats->calls);
-        return {static_cast<double>(library->stats->messages_sent) / calls,
-                static_cast<double>(library->stats->bytes_sent) / calls};
+    if (library && library->stats && library->stats->calls + library->stats->native_calls > 0) {
+        const nbrcomb_stats& stats = *library->stats;
+        const auto native_calls = static_cast<double>(stats.native_calls);
+        const double calls = static_cast<double>(stats.calls) + native_calls;
+        return {static_cast<double>(stats.messages_sent + stats.native_call_messages) / calls,
+                (static_cast<double>(stats.bytes_sent) +
+                 native_calls * static_cast<double>(workload.native_bytes_per_call())) /
+                    calls};
     }
     return {static_cast<double>(workload.native_messages_per_call()),
             static_cast<double>(workload.native_bytes_per_call())};
@@ -108,8 +113,12 @@ void run(Workload& workload, const Options& options) {
     std::printf("ranks=%d\niterations=%d\nwarmup=%d\ncalls=%d\nedges=%" PRIu64 "\n", processes, options.iterations,
                 options.warmup, calls, edges);
     std::printf("library=%s\n", library ? ("nbrcomb-" + library->version).c_str() : "none");
-    std::printf("library_mode=%s\n", managed ? mode_name(library->stats->mode) : library ? "unmanaged" : "none");
-    std::printf("library_calls=%llu\n", managed ? library->stats->calls : 0ULL);
+    // Auto mode chooses per call shape: say so rather than name the pattern's mode.
+    const bool automatic = managed && library->stats->requested_mode == NBRCOMB_MODE_AUTO;
+    std::printf("library_mode=%s\n", managed ? mode_name(automatic ? NBRCOMB_MODE_AUTO : library->stats->mode)
+                                              : library ? "unmanaged" : "none");
+    std::printf("library_calls=%llu\nlibrary_native_calls=%llu\n", managed ? library->stats->calls : 0ULL,
+                managed ? library->stats->native_calls : 0ULL);
     std::printf("messages_per_call_per_rank=%.3f\nmessages_per_call_per_rank_max=%.3f\n", sum[0] / processes,
                 max_messages);
     std::printf("bytes_per_call_per_rank=%.1f\n", sum[1] / processes);

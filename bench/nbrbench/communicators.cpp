@@ -21,7 +21,9 @@ VariantCommunicator create(const BenchTopology& topology, const topology::Graphs
     MPI_Allreduce(&seconds, &result.create_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
     const auto library = halo_job::library_stats(result.comm);
     const auto stats = library ? library->stats : std::nullopt;
-    result.library_mode = stats ? halo_job::mode_name(stats->mode) : "off";
+    // Auto mode chooses per call shape; its rows say so rather than name the pattern's mode.
+    const bool automatic = stats && stats->requested_mode == NBRCOMB_MODE_AUTO;
+    result.library_mode = stats ? halo_job::mode_name(automatic ? NBRCOMB_MODE_AUTO : stats->mode) : "off";
     result.reordering = halo_job::reordering_summary(stats, world);
     return result;
 }

@@ -46,19 +46,30 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     }
     const auto after = library_snapshot(comm);
 
-    // Messages, bytes, whether the library ran the calls, and the bytes between nodes with the old
-    // and the new ranks: summed over the ranks.
-    double sums[5] = {static_cast<double>(exchange.out_degree()),
-                      static_cast<double>(exchange.out_degree()) * experiment.bytes, 0.0, 0.0, 0.0};
+    // Messages, bytes, the share of calls the library ran itself, and the bytes between nodes with
+    // the old and the new ranks: summed over the ranks. Calls the library left to native MPI (auto
+    // mode) send native MPI's one message per out-edge.
+    const double out_degree = static_cast<double>(exchange.out_degree());
+    double sums[5] = {out_degree, out_degree * experiment.bytes, 0.0, 0.0, 0.0};
     if (before && after) {
         for (int c = 0; c < library_column_count; ++c)
             maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
-        if (const auto calls = static_cast<double>(after->calls - before->calls); calls > 0) {
-            sums[0] = static_cast<double>(after->messages_sent - before->messages_sent) / calls;
-            sums[1] = static_cast<double>(after->bytes_sent - before->bytes_sent) / calls;
-            sums[2] = 1.0;
-            sums[3] = static_cast<double>(after->internode_bytes_before - before->internode_bytes_before) / calls;
-            sums[4] = static_cast<double>(after->internode_bytes_after - before->internode_bytes_after) / calls;
+        const auto library_calls = static_cast<double>(after->calls - before->calls);
+        const auto native_calls = static_cast<double>(after->native_calls - before->native_calls);
+        if (const double calls = library_calls + native_calls; calls > 0) {
+            sums[0] = (static_cast<double>(after->messages_sent - before->messages_sent) +
+                       static_cast<double>(after->native_call_messages - before->native_call_messages)) /
+                      calls;
+            sums[1] = (static_cast<double>(after->bytes_sent - before->bytes_sent) +
+                       native_calls * out_degree * experiment.bytes) /
+                      calls;
+            sums[2] = library_calls / calls;
+        }
+        if (library_calls > 0) {
+            sums[3] = static_cast<double>(after->internode_bytes_before - before->internode_bytes_before) /
+                      library_calls;
+            sums[4] = static_cast<double>(after->internode_bytes_after - before->internode_bytes_after) /
+                      library_calls;
         }
     }
 

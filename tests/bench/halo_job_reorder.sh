@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The example job as an application that follows reorder=1: it creates its topology with
 # reorder=1 and takes the part of the problem of its new rank. Native MPI keeps the ranks; the
-# library (NBRCOMB_REORDER=on, emulated nodes of 4) renumbers them. Both runs must give the same
+# library (NBRCOMB_REORDER=on, emulated nodes of 4, pairs mode so that it runs every call)
+# renumbers them. Both runs must give the same
 # checksum, and the library's ranks must carry less weight between nodes.
 #
 #   halo_job_reorder.sh MPIEXEC ARGUMENT... -- PRELOAD_FLAG... -- HALO_JOB
@@ -14,7 +15,7 @@ while [[ $# -gt 0 && $1 != -- ]]; do preload+=("$1"); shift; done
 [[ $# -eq 2 ]] || { echo "usage: $0 MPIEXEC ARGUMENT... -- PRELOAD_FLAG... -- HALO_JOB" >&2; exit 2; }
 job=("$2" --matrix can_1054 --reorder 1 --iterations 20 --warmup 2)
 native=$("${launcher[@]}" "${job[@]}")
-library=$(NBRCOMB_REORDER=on NBRCOMB_NODE_SIZE=4 "${launcher[@]}" "${preload[@]}" "${job[@]}")
+library=$(NBRCOMB_MODE=pairs NBRCOMB_REORDER=on NBRCOMB_NODE_SIZE=4 "${launcher[@]}" "${preload[@]}" "${job[@]}")
 field() { sed -n "s/^$2=//p" <<<"$1"; }
 
 status=0
