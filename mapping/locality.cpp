@@ -51,22 +51,24 @@ int node_of(MPI_Comm comm) {
 
 }  // namespace
 
-LocalityDomains locality_domains(MPI_Comm comm, const Config& config, std::span<const int> emulated_nodes) {
-    if (config.topo_aware == Locality::agnostic) return {};
+LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
+                                 std::span<const int> emulated_nodes) {
+    if (settings.locality == Locality::agnostic) return {};
     int size = 0;
     PMPI_Comm_size(comm, &size);
     auto domains = std::make_shared<std::vector<int>>(static_cast<std::size_t>(size));
-    if (config.node_size > 0) {
+    if (settings.node_size > 0) {
         for (int r = 0; r < size; ++r)
-            (*domains)[static_cast<std::size_t>(r)] = emulated_nodes.empty() ? r / config.node_size : emulated_nodes[r];
+            (*domains)[static_cast<std::size_t>(r)] =
+                emulated_nodes.empty() ? r / settings.node_size : emulated_nodes[r];
         return {.of_rank = std::move(domains)};
     }
 
     int place[2] = {node_of(comm), 0};
     int unknown = 0;
-    if (config.topo_aware != Locality::node) {
+    if (settings.locality != Locality::node) {
         const BoundDomains bound = bound_domains();
-        place[1] = config.topo_aware == Locality::package ? bound.package : bound.numa;
+        place[1] = settings.locality == Locality::package ? bound.package : bound.numa;
         unknown = place[1] < 0 ? 1 : 0;
         PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
         if (unknown) place[1] = 0;

@@ -2,8 +2,8 @@
 // places rank reordering maps ranks onto.
 #pragma once
 
+#include "mapping/mapping_settings.h"
 #include "mapping/rank_mapping.h"
-#include "src/config.h"
 
 #include <mpi.h>
 
@@ -23,12 +23,13 @@ struct LocalityDomains {
     std::size_t count = 0;  // distinct domains
 };
 
-// The domains of comm's ranks: none (null) for Locality::agnostic; the emulated node when
-// node_size emulates nodes (emulated_nodes[r] when given, as rank reordering leaves them, else
-// r / node_size); otherwise the shared-memory node (MPI_Comm_split_type), refined to package or
-// NUMA domain by hwloc when every process's binding lies inside one (else the node). Collective
-// over comm.
-LocalityDomains locality_domains(MPI_Comm comm, const Config& config, std::span<const int> emulated_nodes);
+// The domains of comm's ranks at settings.locality: none (null) for Locality::agnostic; the
+// emulated node when settings.node_size emulates nodes (emulated_nodes[r] when given, as rank
+// reordering leaves them, else r / node_size); otherwise the shared-memory node
+// (MPI_Comm_split_type), refined to package or NUMA domain by hwloc when every process's binding
+// lies inside one (else the node). Collective over comm.
+LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
+                                 std::span<const int> emulated_nodes);
 
 // Where this process runs: its node, named by the lowest rank of comm on it, or rank / node_size
 // when node_size emulates nodes; and the package and NUMA domain hwloc finds its binding inside.

@@ -80,11 +80,10 @@ std::array<int, 3> new_rank_from_root(MPI_Comm comm, int rank, int size, const O
 
 }  // namespace
 
-ReorderAgreement agree_to_reorder(MPI_Comm comm, const Config& config, bool valid, bool weighted) {
+ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings, bool valid, bool weighted) {
     enum Value { wish, validity, weights, node_size, max_edges, count };
     // Each value and its negation: one maximum gives the largest and the smallest.
-    int values[2 * count] = {config.mode != NBRCOMB_MODE_OFF && config.reorder == Reorder::on, valid, weighted,
-                             config.node_size, config.reorder_max_edges};
+    int values[2 * count] = {settings.reorder, valid, weighted, settings.node_size, settings.reorder_max_edges};
     for (int i = 0; i < count; ++i) values[count + i] = -values[i];
     PMPI_Allreduce(MPI_IN_PLACE, values, 2 * count, MPI_INT, MPI_MAX, comm);
     const auto smallest = [&](Value v) { return -values[count + v]; };
@@ -96,21 +95,21 @@ ReorderAgreement agree_to_reorder(MPI_Comm comm, const Config& config, bool vali
     return ReorderAgreement::agreed;
 }
 
-Renumbering plan_renumbering(MPI_Comm comm, const Config& config, const OutEdges& mine) {
+Renumbering plan_renumbering(MPI_Comm comm, const MappingSettings& settings, const OutEdges& mine) {
     int rank = 0, size = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     Renumbering result;
     result.tried = true;
     result.old_rank = result.new_rank = result.vertex_holder = rank;
-    const ProcessPlace place = this_process_place(comm, config.node_size);
+    const ProcessPlace place = this_process_place(comm, settings.node_size);
     result.node_before.resize(static_cast<std::size_t>(size));
     PMPI_Allgather(&place.node, 1, MPI_INT, result.node_before.data(), 1, MPI_INT, comm);
     result.node_after = result.node_before;
 
     result.edges = static_cast<long long>(mine.destinations.size());
     PMPI_Allreduce(MPI_IN_PLACE, &result.edges, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    result.too_large = result.edges > config.reorder_max_edges;
+    result.too_large = result.edges > settings.reorder_max_edges;
     if (result.too_large) return result;
 
     const auto [new_rank, vertex_holder, changed] =

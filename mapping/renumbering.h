@@ -3,7 +3,7 @@
 // The semantics are in mapping/README.md.
 #pragma once
 
-#include "src/config.h"
+#include "mapping/mapping_settings.h"
 
 #include <mpi.h>
 
@@ -51,13 +51,13 @@ enum class ReorderAgreement {
 };
 
 // Collective over comm (the constructor's comm_old): agreed when every process asks to reorder
-// (mode not off, reorder on) with valid arguments, all or none give weights, and node_size and
+// (settings.reorder) with valid arguments, all or none give weights, and node_size and
 // reorder_max_edges are the same everywhere. The same answer on every process.
-ReorderAgreement agree_to_reorder(MPI_Comm comm, const Config& config, bool valid, bool weighted);
+ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings, bool valid, bool weighted);
 
 // Collective over comm, once the processes agreed. A graph of more than reorder_max_edges edges
 // is not gathered, nor one whose mapping fails; the ranks stay then, as they do when no mapping
 // lowers the edge weight between nodes.
-Renumbering plan_renumbering(MPI_Comm comm, const Config& config, const OutEdges& mine);
+Renumbering plan_renumbering(MPI_Comm comm, const MappingSettings& settings, const OutEdges& mine);
 
 }  // namespace nbrcomb::detail

@@ -73,7 +73,8 @@ void build_pattern(TopoState& state, Topology& topology) {
     }
     const Config& config = state.config;
     const auto start = std::chrono::steady_clock::now();
-    const LocalityDomains domains = locality_domains(state.private_comm, config, topology.emulated_nodes);
+    const LocalityDomains domains =
+        locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
     log_locality(config.topo_aware, domains);
     const PatternSettings settings{
         .theta = config.theta,
