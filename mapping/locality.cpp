@@ -1,7 +1,5 @@
 #include "mapping/locality.h"
 
-#include "src/log.h"
-
 #include <hwloc.h>
 
 #include <algorithm>
@@ -53,29 +51,27 @@ int node_of(MPI_Comm comm) {
 
 }  // namespace
 
-std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Config& config,
-                                                         std::span<const int> emulated_nodes) {
-    if (config.topo_aware == Locality::agnostic) return nullptr;
+LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
+                                 std::span<const int> emulated_nodes) {
+    if (settings.locality == Locality::agnostic) return {};
     int size = 0;
     PMPI_Comm_size(comm, &size);
     auto domains = std::make_shared<std::vector<int>>(static_cast<std::size_t>(size));
-    if (config.node_size > 0) {
+    if (settings.node_size > 0) {
         for (int r = 0; r < size; ++r)
-            (*domains)[static_cast<std::size_t>(r)] = emulated_nodes.empty() ? r / config.node_size : emulated_nodes[r];
-        return domains;
+            (*domains)[static_cast<std::size_t>(r)] =
+                emulated_nodes.empty() ? r / settings.node_size : emulated_nodes[r];
+        return {.of_rank = std::move(domains)};
     }
 
     int place[2] = {node_of(comm), 0};
-    if (config.topo_aware != Locality::node) {
+    int unknown = 0;
+    if (settings.locality != Locality::node) {
         const BoundDomains bound = bound_domains();
-        place[1] = config.topo_aware == Locality::package ? bound.package : bound.numa;
-        int unknown = place[1] < 0 ? 1 : 0;
+        place[1] = settings.locality == Locality::package ? bound.package : bound.numa;
+        unknown = place[1] < 0 ? 1 : 0;
         PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
-        if (unknown) {
-            log_rank0(LogLevel::info, "topo_aware=%s: some process is not bound inside one; using nodes",
-                      locality_name(config.topo_aware));
-            place[1] = 0;
-        }
+        if (unknown) place[1] = 0;
     }
     std::vector<int> places(2 * static_cast<std::size_t>(size));
     PMPI_Allgather(place, 2, MPI_INT, places.data(), 2, MPI_INT, comm);
@@ -86,9 +82,7 @@ std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Co
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     for (std::size_t r = 0; r < distinct.size(); ++r)
         (*domains)[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), distinct[r]) - sorted.begin());
-    log_rank0(LogLevel::info, "topo_aware=%s: %zu domains over %d processes", locality_name(config.topo_aware),
-              sorted.size(), size);
-    return domains;
+    return {.of_rank = std::move(domains), .from_machine = true, .unbound = unknown != 0, .count = sorted.size()};
 }
 
 ProcessPlace this_process_place(MPI_Comm comm, int node_size) {

@@ -2,8 +2,8 @@
 // places rank reordering maps ranks onto.
 #pragma once
 
+#include "mapping/mapping_settings.h"
 #include "mapping/rank_mapping.h"
-#include "src/config.h"
 
 #include <mpi.h>
 
@@ -13,13 +13,23 @@
 
 namespace nbrcomb::detail {
 
-// The domain of every rank of comm, as small integers equal for ranks that share one: null for
-// Locality::agnostic; the emulated node when node_size emulates nodes (emulated_nodes[r] when
-// given, as rank reordering leaves them, else r / node_size); otherwise the shared-memory node
+struct LocalityDomains {
+    // (*of_rank)[r]: the domain of rank r, as small integers equal for ranks that share one.
+    std::shared_ptr<const std::vector<int>> of_rank;
+    // For the caller's log, the same on every process: whether the domains come from the machine
+    // (not from emulated nodes), and then what it showed.
+    bool from_machine = false;
+    bool unbound = false;   // some process is not bound inside a package or NUMA domain: nodes are used
+    std::size_t count = 0;  // distinct domains
+};
+
+// The domains of comm's ranks at settings.locality: none (null) for Locality::agnostic; the
+// emulated node when settings.node_size emulates nodes (emulated_nodes[r] when given, as rank
+// reordering leaves them, else r / node_size); otherwise the shared-memory node
 // (MPI_Comm_split_type), refined to package or NUMA domain by hwloc when every process's binding
-// lies inside one (else the node, logged once). Collective over comm.
-std::shared_ptr<const std::vector<int>> locality_domains(MPI_Comm comm, const Config& config,
-                                                         std::span<const int> emulated_nodes);
+// lies inside one (else the node). Collective over comm.
+LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
+                                 std::span<const int> emulated_nodes);
 
 // Where this process runs: its node, named by the lowest rank of comm on it, or rank / node_size
 // when node_size emulates nodes; and the package and NUMA domain hwloc finds its binding inside.

@@ -3,10 +3,8 @@
 #include "mapping/locality.h"
 #include "mapping/process_graph.h"
 #include "mapping/rank_mapping.h"
-#include "src/log.h"
 
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <numeric>
@@ -18,31 +16,32 @@ namespace {
 
 // On rank 0: the new ranks of all processes from the gathered graph; the old ones if mapping fails.
 std::vector<int> map_on_root(int size, const std::vector<int>& offsets, const std::vector<int>& destinations,
-                             const std::vector<int>& weights, const std::vector<ProcessPlace>& places) {
+                             const std::vector<int>& weights, const std::vector<ProcessPlace>& places,
+                             RootMapping& report) {
     const auto start = std::chrono::steady_clock::now();
     RankMapping mapping;
     try {
         mapping = map_ranks(undirected_graph(size, offsets, destinations, weights), places);
     } catch (const std::exception& failure) {
-        log(LogLevel::warning, "reorder=1: mapping the ranks failed (%s); ranks keep their order", failure.what());
+        report.failure = failure.what();
         mapping.new_rank.resize(static_cast<std::size_t>(size));
         std::iota(mapping.new_rank.begin(), mapping.new_rank.end(), 0);
         return mapping.new_rank;
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::set<int> nodes;
     for (const ProcessPlace& place : places) nodes.insert(place.node);
-    log(LogLevel::info,
-        "reorder=1: %d processes, %zu nodes, %zu edges gathered; edge weight between nodes %lld with the old "
-        "ranks, %lld with the new; mapped in %.6f s",
-        size, nodes.size(), destinations.size(), mapping.cut_before, mapping.cut_after, seconds);
+    report.nodes = nodes.size();
+    report.cut_before = mapping.cut_before;
+    report.cut_after = mapping.cut_after;
     return mapping.new_rank;
 }
 
-// Gathers every process's out-edges and place on rank 0, maps there, and returns this process's
-// new rank, the new rank of the process whose old rank that is, and whether any rank changes.
+// Gathers every process's out-edges and place on rank 0, maps there (how it went in report), and
+// returns this process's new rank, the new rank of the process whose old rank that is, and
+// whether any rank changes.
 std::array<int, 3> new_rank_from_root(MPI_Comm comm, int rank, int size, const OutEdges& mine,
-                                      const ProcessPlace& place) {
+                                      const ProcessPlace& place, std::optional<RootMapping>& report) {
     const bool root = rank == 0;
     const int degree = static_cast<int>(mine.destinations.size());
     std::vector<int> degrees(root ? size : 0);
@@ -65,7 +64,7 @@ std::array<int, 3> new_rank_from_root(MPI_Comm comm, int rank, int size, const O
         std::vector<ProcessPlace> places;
         for (int p = 0; p < size; ++p)
             places.push_back({place_values[3 * p], place_values[3 * p + 1], place_values[3 * p + 2]});
-        const std::vector<int> new_rank = map_on_root(size, offsets, destinations, weights, places);
+        const std::vector<int> new_rank = map_on_root(size, offsets, destinations, weights, places, report.emplace());
         bool changed = false;
         for (int p = 0; p < size; ++p) changed = changed || new_rank[p] != p;
         for (int p = 0; p < size; ++p) {
@@ -81,59 +80,40 @@ std::array<int, 3> new_rank_from_root(MPI_Comm comm, int rank, int size, const O
 
 }  // namespace
 
-bool agree_to_reorder(MPI_Comm comm, const Config& config, bool valid, bool weighted) {
-    int rank = 0;
-    PMPI_Comm_rank(comm, &rank);
+ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings, bool valid, bool weighted) {
     enum Value { wish, validity, weights, node_size, max_edges, count };
     // Each value and its negation: one maximum gives the largest and the smallest.
-    int values[2 * count] = {config.mode != NBRCOMB_MODE_OFF && config.reorder == Reorder::on, valid, weighted,
-                             config.node_size, config.reorder_max_edges};
+    int values[2 * count] = {settings.reorder, valid, weighted, settings.node_size, settings.reorder_max_edges};
     for (int i = 0; i < count; ++i) values[count + i] = -values[i];
     PMPI_Allreduce(MPI_IN_PLACE, values, 2 * count, MPI_INT, MPI_MAX, comm);
     const auto smallest = [&](Value v) { return -values[count + v]; };
     const auto same = [&](Value v) { return values[v] == smallest(v); };
 
-    if (smallest(validity) == 0) return false;  // the native constructor reports the error
-    if (values[wish] == 0) {
-        static std::atomic<bool> said{false};
-        if (rank == 0 && !said.exchange(true))
-            log(LogLevel::info, "reorder=1: ranks keep their order; NBRCOMB_REORDER=on or the hint "
-                                "nbrcomb_reorder=on lets the library choose them");
-        return false;
-    }
-    if (!same(wish) || !same(weights) || !same(node_size) || !same(max_edges)) {
-        if (rank == 0)
-            log(LogLevel::warning, "reorder=1: processes disagree on nbrcomb_reorder, nbrcomb_node_size, "
-                                   "nbrcomb_reorder_max_edges or on giving weights; ranks keep their order");
-        return false;
-    }
-    return true;
+    if (smallest(validity) == 0) return ReorderAgreement::invalid;
+    if (values[wish] == 0) return ReorderAgreement::not_asked;
+    if (!same(wish) || !same(weights) || !same(node_size) || !same(max_edges)) return ReorderAgreement::disagree;
+    return ReorderAgreement::agreed;
 }
 
-Renumbering plan_renumbering(MPI_Comm comm, const Config& config, const OutEdges& mine) {
+Renumbering plan_renumbering(MPI_Comm comm, const MappingSettings& settings, const OutEdges& mine) {
     int rank = 0, size = 0;
     PMPI_Comm_rank(comm, &rank);
     PMPI_Comm_size(comm, &size);
     Renumbering result;
     result.tried = true;
     result.old_rank = result.new_rank = result.vertex_holder = rank;
-    const ProcessPlace place = this_process_place(comm, config.node_size);
+    const ProcessPlace place = this_process_place(comm, settings.node_size);
     result.node_before.resize(static_cast<std::size_t>(size));
     PMPI_Allgather(&place.node, 1, MPI_INT, result.node_before.data(), 1, MPI_INT, comm);
     result.node_after = result.node_before;
 
-    long long edges = static_cast<long long>(mine.destinations.size());
-    PMPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    if (edges > config.reorder_max_edges) {
-        if (rank == 0)
-            log(LogLevel::warning,
-                "reorder=1: the graph has %lld edges, more than NBRCOMB_REORDER_MAX_EDGES=%d lets one process "
-                "gather; ranks keep their order",
-                edges, config.reorder_max_edges);
-        return result;
-    }
+    result.edges = static_cast<long long>(mine.destinations.size());
+    PMPI_Allreduce(MPI_IN_PLACE, &result.edges, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    result.too_large = result.edges > settings.reorder_max_edges;
+    if (result.too_large) return result;
 
-    const auto [new_rank, vertex_holder, changed] = new_rank_from_root(comm, rank, size, mine, place);
+    const auto [new_rank, vertex_holder, changed] =
+        new_rank_from_root(comm, rank, size, mine, place, result.root_mapping);
     if (!changed) return result;
     result.reordered = true;
     result.new_rank = new_rank;

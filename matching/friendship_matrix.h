@@ -3,7 +3,7 @@
 #pragma once
 
 #include "matching/friends.h"
-#include "pattern/transport.h"
+#include "matching/transport.h"
 
 #include <span>
 

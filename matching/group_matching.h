@@ -3,8 +3,8 @@
 #pragma once
 
 #include "matching/friends.h"
-#include "pattern/task.h"
-#include "pattern/transport.h"
+#include "matching/task.h"
+#include "matching/transport.h"
 
 #include <optional>
 

@@ -2,9 +2,9 @@
 // 002 Alg. 1 for groups of k).
 #pragma once
 
+#include "matching/task.h"
+#include "matching/transport.h"
 #include "pattern/pattern.h"
-#include "pattern/task.h"
-#include "pattern/transport.h"
 
 #include <memory>
 

@@ -1,9 +1,9 @@
 // Distributed check of a pattern's invariants, run over the same Transport as the pattern.
 #pragma once
 
+#include "matching/task.h"
+#include "matching/transport.h"
 #include "pattern/pattern.h"
-#include "pattern/task.h"
-#include "pattern/transport.h"
 
 #include <string>
 #include <vector>

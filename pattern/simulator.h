@@ -4,8 +4,8 @@
 // those last messages were sent. Deterministic.
 #pragma once
 
-#include "pattern/task.h"
-#include "pattern/transport.h"
+#include "matching/task.h"
+#include "matching/transport.h"
 
 #include <functional>
 #include <memory>

@@ -108,6 +108,13 @@ std::vector<int> schedule_shaping_values(const Config& config) {
             config.check ? 1 : 0};
 }
 
+MappingSettings mapping_settings(const Config& config) {
+    return {.locality = config.topo_aware,
+            .node_size = config.node_size,
+            .reorder = config.mode != NBRCOMB_MODE_OFF && config.reorder == Reorder::on,
+            .reorder_max_edges = config.reorder_max_edges};
+}
+
 const char* locality_name(Locality locality) { return locality_names[static_cast<std::size_t>(locality)]; }
 
 const char* mode_name(nbrcomb_mode mode) {

@@ -2,6 +2,7 @@
 // nbrcomb_* MPI_Info hints on the topology constructor.
 #pragma once
 
+#include "mapping/mapping_settings.h"
 #include "nbrcomb/nbrcomb.h"
 
 #include <functional>
@@ -13,10 +14,6 @@
 namespace nbrcomb::detail {
 
 enum class Reorder { off, on };
-
-// Where friends may come from: anywhere (topology-agnostic), or only processes sharing this
-// process's node, or its package or NUMA domain where the binding says which (paper 002 §IV-B).
-enum class Locality { agnostic, node, package, numa };
 
 struct Config {
     nbrcomb_mode mode = NBRCOMB_MODE_AUTO;
@@ -54,6 +51,10 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 // Values that must agree on every process of a communicator: they shape the schedules or
 // decide which collective steps run at topology creation.
 std::vector<int> schedule_shaping_values(const Config& config);
+
+// What rank reordering and the topology-aware mode's domains read: reordering is asked for when
+// the library is on and reorder is on.
+MappingSettings mapping_settings(const Config& config);
 
 const char* mode_name(nbrcomb_mode mode);
 const char* locality_name(Locality locality);

@@ -4,6 +4,7 @@
 #include "src/adjacency.h"
 #include "src/best_effort.h"
 #include "src/environment.h"
+#include "src/mapping_log.h"
 #include "src/topology_setup.h"
 
 #include <chrono>
@@ -116,14 +117,17 @@ public:
     bool agree(bool valid, bool weighted) {
         int inter = 0;
         if (PMPI_Comm_test_inter(comm_old_, &inter) != MPI_SUCCESS || inter) return false;
-        return agree_to_reorder(comm_old_, config_, valid, weighted);
+        const ReorderAgreement agreement = agree_to_reorder(comm_old_, mapping_settings(config_), valid, weighted);
+        log_agreement(comm_old_, agreement);
+        return agreement == ReorderAgreement::agreed;
     }
 
     // Once they agree: the new ranks for the graph whose vertex here is mine. Collective.
     void plan(const Adjacency& mine) {
         const OutEdges edges{mine.destinations, mine.destination_weights, mine.weighted};
         best_effort("reordering ranks", [&] {
-            renumbering_ = plan_renumbering(comm_old_, config_, edges);
+            renumbering_ = plan_renumbering(comm_old_, mapping_settings(config_), edges);
+            log_renumbering(renumbering_, config_.reorder_max_edges);
             return MPI_SUCCESS;
         });
     }

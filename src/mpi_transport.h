@@ -1,7 +1,7 @@
 // The pattern algorithms' Transport over MPI: every exchange completes before it returns.
 #pragma once
 
-#include "pattern/transport.h"
+#include "matching/transport.h"
 
 #include <mpi.h>
 

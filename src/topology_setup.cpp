@@ -5,6 +5,7 @@
 #include "pattern/pattern_check.h"
 #include "src/adjacency.h"
 #include "src/log.h"
+#include "src/mapping_log.h"
 #include "src/mpi_transport.h"
 #include "src/progressing_wait.h"
 #include "src/topo_state.h"
@@ -72,12 +73,15 @@ void build_pattern(TopoState& state, Topology& topology) {
     }
     const Config& config = state.config;
     const auto start = std::chrono::steady_clock::now();
+    const LocalityDomains domains =
+        locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
+    log_locality(config.topo_aware, domains);
     const PatternSettings settings{
         .theta = config.theta,
         .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
         .k = config.k,
         .max_hyperedges = config.max_hyperedges,
-        .domains = locality_domains(state.private_comm, config, topology.emulated_nodes),
+        .domains = domains.of_rank,
     };
     MpiTransport transport(state.private_comm, state.pattern_tag());
     topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));

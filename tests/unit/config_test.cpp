@@ -6,6 +6,8 @@
 
 using nbrcomb::detail::Config;
 using nbrcomb::detail::Locality;
+using nbrcomb::detail::mapping_settings;
+using nbrcomb::detail::MappingSettings;
 using nbrcomb::detail::read_config;
 using nbrcomb::detail::Reorder;
 
@@ -104,4 +106,22 @@ TEST(Config, schedule_shaping_values_differ_when_mode_or_theta_differ) {
     b = a;
     b.log_level = 3;  // verbosity may differ between processes
     EXPECT_EQ(schedule_shaping_values(a), schedule_shaping_values(b));
+}
+
+TEST(Config, mapping_settings_ask_to_reorder_only_when_the_library_is_on) {
+    Config config;
+    config.topo_aware = Locality::numa;
+    config.node_size = 8;
+    config.reorder = Reorder::on;
+    config.reorder_max_edges = 1000;
+    const MappingSettings settings = mapping_settings(config);
+    EXPECT_EQ(settings.locality, Locality::numa);
+    EXPECT_EQ(settings.node_size, 8);
+    EXPECT_TRUE(settings.reorder);
+    EXPECT_EQ(settings.reorder_max_edges, 1000);
+    config.mode = NBRCOMB_MODE_OFF;
+    EXPECT_FALSE(mapping_settings(config).reorder);
+    config.mode = NBRCOMB_MODE_PAIRS;
+    config.reorder = Reorder::off;
+    EXPECT_FALSE(mapping_settings(config).reorder);
 }
