@@ -1,0 +1,24 @@
+#!/bin/sh
+# Run an SMPI program on the Stampede-calibrated cluster, NODES x CORES, ranks filling the nodes in
+# order (ranks 0..CORES-1 on node-0, ...).
+#   bench/smpi/smpirun-cluster.sh NODES CORES NP program [args...]
+# Environment:
+#   PLATFORM        an XML platform instead of build/libnbr_cluster.so
+#   NBR_SMPI_FATPIPE=1  NICs without bandwidth sharing (faster to simulate, see README.md)
+#   SMPIRUN_FLAGS   more smpirun options, e.g. "--cfg=smpi/privatize-libs:/abs/path/libnbrcomb.so.0"
+set -eu
+if [ $# -lt 4 ]; then
+  sed -n '2,9p' "$0" >&2
+  exit 2
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+nodes=$1 cores=$2 np=$3
+shift 3
+platform=${PLATFORM:-$here/build/libnbr_cluster.so}
+export NBR_SMPI_NODES=$nodes NBR_SMPI_CORES=$cores
+hosts=$(mktemp)
+trap 'rm -f "$hosts"' EXIT
+i=0
+while [ $i -lt "$nodes" ]; do echo "node-$i:$cores"; i=$((i + 1)); done > "$hosts"
+# shellcheck disable=SC2086  # SMPIRUN_FLAGS is a list of options
+smpirun -np "$np" -platform "$platform" -hostfile "$hosts" ${SMPIRUN_FLAGS:-} "$@"
