@@ -3,7 +3,9 @@
 # machine and nothing else:
 #   1. builds nbrcomb, nbrbench and nbrsim into build/ (Open MPI, the default MPI) and nbrcomb and
 #      nbrbench into build-results-mpich/ (MPICH); both are incremental;
-#   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job;
+#   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job; then
+#      auto mode with the default settings against native MPI at 4 and 16 ranks (Open MPI) and at
+#      2 ranks (MPICH), on every topology, collective, size and form of the full sweep;
 #   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
 #   4. nbrbench with Open MPI at 8 ranks: rank reordering (reorder=1) on emulated nodes of 2 and 4;
 #      nbrmap: rank 0's mapping for reordering at up to 163,840 processes;
@@ -12,8 +14,9 @@
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands.
 #
-#   bench/run-results.sh                   the full run: about 2 minutes of nbrbench on a quiet
-#                                          2-core machine, then 10 of simulations (one core)
+#   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
+#                                          2-core machine (most of it auto mode at 16 ranks), then
+#                                          10 of simulations (one core)
 #   QUICK=1 bench/run-results.sh           a short trial of the whole pipeline; it writes into
 #                                          build/results-quick/ (RESULTS.md there too)
 #   OUT=DIR bench/run-results.sh           CSVs, figures and RESULTS.md into DIR instead
@@ -63,6 +66,10 @@ mpich_np=2
 mpich_args=(--topology moore:2:1,moore:2:2,matrix:dwt_162 --collective alltoallv,allgather
             --form blocking,nonblocking,persistent --bytes 4,64,1024,16384,65536
             --variant direct,pairs,groups:2 --runs 20 --reps 50 --warmup 2 --theta 1)
+# Auto mode as a user meets it: no setting, every topology, collective and size of the full sweep.
+auto_ompi_nps=(4 16)
+auto_args=(--variant auto --form blocking,nonblocking)
+auto_mpich_args=(--variant auto --form blocking,nonblocking,persistent)
 # Rank reordering: Open MPI at 8 ranks (4 per core: only the edges and bytes between the emulated
 # nodes carry meaning), nodes of 2 and of 4 ranks.
 reorder_np=8
@@ -84,6 +91,9 @@ if [[ $quick == 1 ]]; then
              --variant direct,pairs,groups:2,groups:2:aware --runs 8 --reps 5 --warmup 1 --theta 1)
   mpich_args=(--topology moore:2:2 --collective alltoallv --form blocking,nonblocking,persistent --bytes 4,65536
               --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
+  auto_ompi_nps=(4)
+  auto_args=(--variant auto --form blocking,nonblocking --topology moore:2:2,er:0.4 --bytes 4,65536 --runs 8 --reps 20)
+  auto_mpich_args=(--variant auto --form blocking,persistent --topology moore:2:2 --bytes 4,65536 --runs 8 --reps 20)
   reorder_args=(--topology shuffled:moore:2:1,er:0.3 --collective alltoallv --form blocking --bytes 1024
                 --variant direct,direct:reorder --runs 3 --reps 5 --warmup 1 --theta 1)
   map_topologies=(moore:3:1 shuffled:moore:3:1)
@@ -212,6 +222,22 @@ if [[ $mpich == 1 ]]; then
     "$mpich_build/bin/nbrbench" "${mpich_args[@]}"
 fi
 
+# ---- Auto mode, default settings ------------------------------------------------------------------
+auto_tables=()
+for np in "${auto_ompi_nps[@]}"; do
+  csv=$out/nbrbench-auto-openmpi-${np}ranks.csv
+  run "nbrbench-auto-openmpi-${np}ranks" "$csv" "> $csv" 3600 \
+    mpirun --oversubscribe -np "$np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" "$build/bin/nbrbench" "${auto_args[@]}"
+  auto_tables+=("Open MPI=$csv")
+done
+if [[ $mpich == 1 ]]; then
+  csv=$out/nbrbench-auto-mpich-${mpich_np}ranks.csv
+  run "nbrbench-auto-mpich-${mpich_np}ranks" "$csv" "> $csv" 3600 \
+    mpiexec.mpich -n "$mpich_np" -genv LD_PRELOAD "$mpich_build/lib/libnbrcomb.so" \
+    "$mpich_build/bin/nbrbench" "${auto_mpich_args[@]}"
+  auto_tables+=("MPICH=$csv")
+fi
+
 # ---- 4. Rank reordering ---------------------------------------------------------------------------
 reorder_csvs=()
 for node_size in "${reorder_node_sizes[@]}"; do
@@ -289,7 +315,7 @@ for f in "${failures[@]}"; do note failure "$f"; done
 mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
-  --openmpi "$ompi_csv" "${mpich_table[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
+  --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then

@@ -32,21 +32,30 @@ std::intptr_t handle_bits(MPI_Datatype type) {
     return bits;
 }
 
+// One word at a time: a range insert would cost more than the words.
 void append_side_key(const SideArgs& side, int degree, ScheduleKey& key) {
     key.push_back(static_cast<std::intptr_t>(side.layout));
     if (side.layout == Layout::typed) {
-        for (int i = 0; i < degree; ++i)
-            key.insert(key.end(), {side.counts[i], side.byte_displs[i], handle_bits(side.types[i]),
-                                   static_cast<std::intptr_t>(shape_of(side.types[i]).size)});
+        for (int i = 0; i < degree; ++i) {
+            key.push_back(side.counts[i]);
+            key.push_back(side.byte_displs[i]);
+            key.push_back(handle_bits(side.types[i]));
+            key.push_back(static_cast<std::intptr_t>(shape_of(side.types[i]).size));
+        }
         return;
     }
     const TypeShape shape = shape_of(side.type);
-    key.insert(key.end(), {handle_bits(side.type), shape.extent, static_cast<std::intptr_t>(shape.size)});
+    key.push_back(handle_bits(side.type));
+    key.push_back(shape.extent);
+    key.push_back(static_cast<std::intptr_t>(shape.size));
     if (side.layout != Layout::displaced) {
         key.push_back(side.count);
         return;
     }
-    for (int i = 0; i < degree; ++i) key.insert(key.end(), {side.counts[i], side.displs[i]});
+    for (int i = 0; i < degree; ++i) {
+        key.push_back(side.counts[i]);
+        key.push_back(side.displs[i]);
+    }
 }
 
 std::size_t largest_of_side(const SideArgs& side, int degree) {
