@@ -9,6 +9,7 @@ packages=(
   libhwloc-dev libmetis-dev libgtest-dev googletest
   gnuplot-nox
   python3-mpi4py python3-petsc4py python3-dolfinx
+  libsimgrid-dev
 )
 
 missing=()

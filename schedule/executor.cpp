@@ -1,6 +1,7 @@
 #include "schedule/executor.h"
 
 #include "schedule/local_copy.h"
+#include "schedule/probed_receive.h"
 
 #include <cstdint>
 #include <cstring>
@@ -133,18 +134,16 @@ int Execution::start_persistent(const Round& round) {
 int Execution::probe_pending(Advance how) {
     for (auto it = unprobed_.begin(); it != unprobed_.end();) {
         const ProbeRecvOp& op = **it;
-        MPI_Message message = MPI_MESSAGE_NULL;
-        MPI_Status status;
-        int found = 1;
-        const int err = how == Advance::wait
-                            ? PMPI_Mprobe(op.peer, tag(MessageKind::friend_exchange), comm_, &message, &status)
-                            : PMPI_Improbe(op.peer, tag(MessageKind::friend_exchange), comm_, &found, &message, &status);
+        ProbedMessage message;
+        bool found = false;
+        const int err =
+            probe_message(op.peer, tag(MessageKind::friend_exchange), comm_, how == Advance::wait, message, found);
         if (err != MPI_SUCCESS) return err;
         if (!found) {
             ++it;
             continue;
         }
-        if (const int received = receive_probed(op, message, status); received != MPI_SUCCESS) return received;
+        if (const int received = receive_probed(op, message); received != MPI_SUCCESS) return received;
         it = unprobed_.erase(it);
     }
     return MPI_SUCCESS;
@@ -248,13 +247,11 @@ std::span<const std::byte> Execution::handed_over(const SlotPart& part) const {
     return {slot.data() + start, size};
 }
 
-int Execution::receive_probed(const ProbeRecvOp& op, MPI_Message message, const MPI_Status& status) {
-    int bytes = 0;
-    PMPI_Get_count(&status, MPI_BYTE, &bytes);
+int Execution::receive_probed(const ProbeRecvOp& op, ProbedMessage& message) {
     Bytes& slot = slots_[static_cast<std::size_t>(op.slot)];
-    slot.resize(static_cast<std::size_t>(bytes));
+    slot.resize(static_cast<std::size_t>(message.bytes()));
     requests_.emplace_back();
-    return PMPI_Imrecv(slot.data(), bytes, MPI_BYTE, &message, &requests_.back());
+    return receive_message(message, slot.data(), &requests_.back());
 }
 
 int Execution::append_packed(Bytes& message, const Block& block) {

@@ -81,7 +81,7 @@ private:
     int post(const ForwardOp& op);
     int post(const ProbeRecvOp& op);
     int post(const SlotCopyOp& op);
-    int receive_probed(const ProbeRecvOp& op, MPI_Message message, const MPI_Status& status);
+    int receive_probed(const ProbeRecvOp& op, struct ProbedMessage& message);
     std::span<const std::byte> handed_over(const SlotPart& part) const;
     int append_packed(Bytes& message, const Block& block);
     int send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag);

@@ -1,5 +1,8 @@
 #include "src/adjacency.h"
 
+#include "schedule/mpi_features.h"
+#include "src/emulated_graph.h"
+
 #include <algorithm>
 
 namespace nbrcomb::detail {
@@ -15,6 +18,7 @@ const int* weights_argument(const Adjacency& vertex, const std::vector<int>& wei
 }  // namespace
 
 Adjacency read_adjacency(MPI_Comm dist_graph) {
+    if constexpr (!mpi_has_topologies) return *emulated_vertex(dist_graph);
     int indegree = 0, outdegree = 0, weighted = 0;
     PMPI_Dist_graph_neighbors_count(dist_graph, &indegree, &outdegree, &weighted);
     Adjacency vertex;
@@ -34,6 +38,7 @@ Adjacency read_adjacency(MPI_Comm dist_graph) {
 }
 
 int create_adjacent(MPI_Comm comm, const Adjacency& vertex, MPI_Info info, MPI_Comm* dist_graph) {
+    if constexpr (!mpi_has_topologies) return emulate_dist_graph(comm, vertex, dist_graph);
     return PMPI_Dist_graph_create_adjacent(comm, static_cast<int>(vertex.sources.size()), vertex.sources.data(),
                                            weights_argument(vertex, vertex.source_weights),
                                            static_cast<int>(vertex.destinations.size()), vertex.destinations.data(),

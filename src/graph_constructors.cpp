@@ -1,13 +1,15 @@
 #include "src/graph_constructors.h"
 
 #include "mapping/renumbering.h"
+#include "schedule/mpi_features.h"
 #include "src/adjacency.h"
 #include "src/best_effort.h"
+#include "src/emulated_graph.h"
 #include "src/environment.h"
+#include "src/error_handler.h"
 #include "src/mapping_log.h"
 #include "src/topology_setup.h"
 
-#include <chrono>
 #include <exception>
 #include <optional>
 #include <string>
@@ -96,12 +98,22 @@ Adjacency given_vertex(const AdjacentGraphArgs& a) {
     return vertex;
 }
 
+// The MPI's constructor; where the MPI has none, the library's emulation (emulated_graph.h).
 int native(const AdjacentGraphArgs& a, int reorder, MPI_Comm* comm_dist_graph) {
+    if constexpr (!mpi_has_topologies) {
+        if (!valid_arguments(a)) return raise_error(a.comm_old, MPI_ERR_ARG);
+        return emulate_dist_graph(a.comm_old, given_vertex(a), comm_dist_graph);
+    }
     return PMPI_Dist_graph_create_adjacent(a.comm_old, a.indegree, a.sources, a.sourceweights, a.outdegree,
                                            a.destinations, a.destweights, a.info, reorder, comm_dist_graph);
 }
 
 int native(const GeneralGraphArgs& a, int reorder, MPI_Comm* comm_dist_graph) {
+    if constexpr (!mpi_has_topologies) {
+        if (!valid_arguments(a)) return raise_error(a.comm_old, MPI_ERR_ARG);
+        return emulate_dist_graph(
+            a.comm_old, gather_vertex(a.comm_old, a.n, a.sources, a.degrees, a.destinations, a.weights), comm_dist_graph);
+    }
     return PMPI_Dist_graph_create(a.comm_old, a.n, a.sources, a.degrees, a.destinations, a.weights, a.info, reorder,
                                   comm_dist_graph);
 }
@@ -151,7 +163,7 @@ public:
     int finish(int err, MPI_Comm* comm_dist_graph) const {
         if (err != MPI_SUCCESS) return err;
         const double seconds =
-            renumbering_.tried ? std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count() : 0;
+            renumbering_.tried ? PMPI_Wtime() - start_ : 0;
         if (renumbering_.tried && renumbering_.old_rank == 0)
             log(LogLevel::info, "reorder=1: %s; the constructor took %.6f s on rank 0",
                 renumbering_.reordered ? "new ranks" : "ranks kept", seconds);
@@ -161,7 +173,7 @@ public:
     }
 
 private:
-    const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+    const double start_ = PMPI_Wtime();
     MPI_Comm comm_old_;
     MPI_Info info_;
     Config config_;
@@ -206,15 +218,14 @@ int guarded(const char* name, MPI_Comm comm_old, Run run) {
         return run();
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "%s: %s", name, failure.what());
-        PMPI_Comm_call_errhandler(comm_old, MPI_ERR_INTERN);
-        return MPI_ERR_INTERN;
+        return raise_error(comm_old, MPI_ERR_INTERN);
     }
 }
 
 // The library stays out of the way when it is off, and of calls on no communicator, which native
-// MPI fails.
+// MPI fails; where the MPI has no topologies, the library is the only one there is.
 bool native_only(MPI_Comm comm_old) {
-    return environment_config().mode == NBRCOMB_MODE_OFF || comm_old == MPI_COMM_NULL;
+    return (mpi_has_topologies && environment_config().mode == NBRCOMB_MODE_OFF) || comm_old == MPI_COMM_NULL;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // to one C++ core and lets no exception out; everything else of MPI is untouched.
 #include "src/best_effort.h"
 #include "src/environment.h"
+#include "src/error_handler.h"
 #include "src/export.h"
 #include "src/graph_constructors.h"
 #include "src/log.h"
@@ -23,8 +24,7 @@ int guarded(const CallArgs& args, Run run) {
         return run();
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s", collective_name(args.collective), failure.what());
-        PMPI_Comm_call_errhandler(args.comm, MPI_ERR_INTERN);
-        return MPI_ERR_INTERN;
+        return raise_error(args.comm, MPI_ERR_INTERN);
     }
 }
 

@@ -2,6 +2,7 @@
 // advance while the application waits and their requests behave like any other. With no
 // library operation in flight and no library persistent request, each goes straight to the MPI
 // after one atomic load.
+#include "src/error_handler.h"
 #include "src/export.h"
 #include "src/persistent_collective.h"
 #include "src/progress_engine.h"
@@ -39,8 +40,7 @@ int with_failure(int err, MPI_Request request, MPI_Status* status) {
     const PersistentFailure failure = take_persistent_failure(request);
     if (failure.error == MPI_SUCCESS) return err;
     if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = failure.error;
-    PMPI_Comm_call_errhandler(failure.comm, failure.error);
-    return failure.error;
+    return raise_error(failure.comm, failure.error);
 }
 
 // The same for the count completed entries of an array (the first count, or those indices
@@ -57,8 +57,7 @@ int with_failures(int err, const MPI_Request* requests, int count, const int* in
     if (comm == MPI_COMM_NULL) return err;
     if (statuses != MPI_STATUSES_IGNORE)
         for (int k = 0; k < count; ++k) statuses[k].MPI_ERROR = errors[static_cast<std::size_t>(k)];
-    PMPI_Comm_call_errhandler(comm, MPI_ERR_IN_STATUS);
-    return MPI_ERR_IN_STATUS;
+    return raise_error(comm, MPI_ERR_IN_STATUS);
 }
 
 }  // namespace

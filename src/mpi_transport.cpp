@@ -1,5 +1,6 @@
 #include "src/mpi_transport.h"
 
+#include "schedule/probed_receive.h"
 #include "src/progress_engine.h"
 #include "src/progressing_wait.h"
 
@@ -27,27 +28,23 @@ bool MpiTransport::start(Exchange& exchange) {
     std::vector<MPI_Request> sends(exchange.sends().size(), MPI_REQUEST_NULL);
     for (std::size_t i = 0; i < sends.size(); ++i) {
         const Outgoing& send = exchange.sends()[i];
-        check(PMPI_Isend(send.payload->data(), static_cast<int>(send.payload->size()), MPI_INT, send.peer,
-                         first_tag_ + static_cast<int>(send.channel), comm_, &sends[i]));
+        // As bytes, the way the receiver takes a message whose size only the probe tells.
+        check(PMPI_Isend(send.payload->data(), static_cast<int>(send.payload->size() * sizeof(int)), MPI_BYTE,
+                         send.peer, first_tag_ + static_cast<int>(send.channel), comm_, &sends[i]));
     }
     auto& received = exchange.received();
     received.clear();
     for (const Expected& expected : exchange.expected()) {
-        MPI_Message message = MPI_MESSAGE_NULL;
-        MPI_Status status;
+        ProbedMessage message;
         const int tag = first_tag_ + static_cast<int>(expected.channel);
-        for (int found = 0; !found;) {
-            if (!operations_in_flight()) {
-                check(PMPI_Mprobe(expected.peer, tag, comm_, &message, &status));
-                break;
-            }
-            check(PMPI_Improbe(expected.peer, tag, comm_, &found, &message, &status));
+        for (bool found = false; !found;) {
+            check(probe_message(expected.peer, tag, comm_, !operations_in_flight(), message, found));
             if (!found) progress_operations();
         }
-        int count = 0;
-        check(PMPI_Get_count(&status, MPI_INT, &count));
-        std::vector<int> values(static_cast<std::size_t>(count));
-        check(PMPI_Mrecv(values.data(), count, MPI_INT, &message, MPI_STATUS_IGNORE));
+        std::vector<int> values(static_cast<std::size_t>(message.bytes()) / sizeof(int));
+        MPI_Request request = MPI_REQUEST_NULL;
+        check(receive_message(message, values.data(), &request));
+        check(PMPI_Wait(&request, MPI_STATUS_IGNORE));
         received.push_back(make_payload(std::move(values)));
     }
     check(wait_all_progressing(static_cast<int>(sends.size()), sends.data()));

@@ -1,8 +1,10 @@
 #include "src/neighbor_collective.h"
 
+#include "schedule/mpi_features.h"
 #include "schedule/schedule_builder.h"
 #include "src/call_routing.h"
 #include "src/collective_request.h"
+#include "src/error_handler.h"
 #include "src/log.h"
 #include "src/persistent_collective.h"
 #include "src/progress_engine.h"
@@ -14,11 +16,6 @@
 namespace nbrcomb::detail {
 
 namespace {
-
-int raise(MPI_Comm comm, int err) {
-    PMPI_Comm_call_errhandler(comm, err);
-    return err;
-}
 
 void log_schedule(Collective collective, const Schedule& schedule) {
     if (!log_enabled(LogLevel::debug)) return;
@@ -80,6 +77,13 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
     return built;
 }
 
+// Whether the MPI's own collective gives the call's results: an MPI without neighborhood
+// collectives has none, and MPICH 4.0 gets alltoallw and repeated edges wrong.
+bool native_reliable(Collective collective, const Topology& topology) {
+    if constexpr (!mpi_has_topologies) return false;
+    return !topology.native_unreliable && (mpi_right_on_alltoallw || collective != Collective::alltoallw);
+}
+
 // Whether the MPI's own collective runs the call: natively routed, or a blocking trial's
 // reference, which is the MPI itself.
 bool runs_natively(const PreparedCall& call, Form form) {
@@ -94,20 +98,23 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (shared == nullptr) return MPI_SUCCESS;
     TopoState& state = **shared;
     const Choice choice = route_call(args.comm, state, args, form);
-    call.route = choice.route;
+    const Topology& topology = *state.topology;
+    const bool reliable = native_reliable(args.collective, topology);
+    // Where the MPI's own collective is missing or wrong, the native side is the library's one
+    // message per edge.
+    call.route = !reliable && choice.route == Route::native ? Route::reference : choice.route;
     call.cutoff = choice.cutoff;
     call.ticket = choice.ticket;
-    const Topology& topology = *state.topology;
     if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
-    if (runs_natively(call, form)) {
+    if (reliable && runs_natively(call, form)) {
         ++state.stats.native_calls;
         state.stats.native_call_messages += static_cast<unsigned long long>(topology.outdegree());
         return MPI_SUCCESS;
     }
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
-        return raise(args.comm, err);
+        return raise_error(args.comm, err);
     try {
-        if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise(args.comm, err);
+        if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise_error(args.comm, err);
         call.schedule = cached_schedule(args, state, choice);
         call.native = native_traffic(*call.schedule, args, topology);
     } catch (const std::exception& failure) {
@@ -157,10 +164,10 @@ int run_neighbor_collective(const CallArgs& args, NativeCall native) {
     if (const int err = prepare(args, Form::blocking, call); err != MPI_SUCCESS) return err;
     if (call.route == Route::native) return native(args);
     if (call.state == nullptr) return timed(call, find_state(args.comm), [&] { return native(args); });
-    return timed(call, call.state.get(), [&] {
+    return timed(call, call.state.get(), [&]() -> int {
         const int first_tag = call.state->next_tag();
         if (const int err = run_operation(make_operation(call, args, first_tag)); err != MPI_SUCCESS)
-            return raise(args.comm, err);
+            return raise_error(args.comm, err);
         return MPI_SUCCESS;
     });
 }
@@ -170,10 +177,10 @@ int start_neighbor_collective(const CallArgs& args, MPI_Request* request, Native
     PreparedCall call;
     if (const int err = prepare(args, Form::nonblocking, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, request);
-    if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
+    if (request == nullptr) return raise_error(args.comm, MPI_ERR_REQUEST);
     std::shared_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
     op->on_complete = start_collective_request(request);
-    if (!op->on_complete) return raise(args.comm, MPI_ERR_INTERN);
+    if (!op->on_complete) return raise_error(args.comm, MPI_ERR_INTERN);
     if (call.timed())
         op->on_complete = [complete = std::move(op->on_complete), tuner = call.state->tuner.get(),
                            ticket = call.ticket, local_class = call.local_class, start = PMPI_Wtime()](int err) {
@@ -190,10 +197,11 @@ int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* r
     PreparedCall call;
     if (const int err = prepare(args, Form::persistent, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, info, request);
-    if (request == nullptr) return raise(args.comm, MPI_ERR_REQUEST);
+    if (request == nullptr) return raise_error(args.comm, MPI_ERR_REQUEST);
     PersistentCall persistent{call.state,  call.schedule, call.cutoff, {args.sendbuf, args.recvbuf},
                               call.native, args.comm,     {}};
-    if (call.state->config.mode == NBRCOMB_MODE_AUTO) {
+    // Auto mode tries combining where it is a candidate; elsewhere the call was routed for good.
+    if (call.state->config.mode == NBRCOMB_MODE_AUTO && call.route == Route::combined) {
         try {
             persistent.tuning = persistent_tuning(args, *call.state);
         } catch (const std::exception& failure) {
@@ -203,7 +211,7 @@ int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* r
         }
     }
     if (const int err = init_persistent_collective(std::move(persistent), request); err != MPI_SUCCESS)
-        return raise(args.comm, err);
+        return raise_error(args.comm, err);
     return MPI_SUCCESS;
 }
 

@@ -1,6 +1,7 @@
 #include "src/persistent_collective.h"
 
 #include "src/call_routing.h"
+#include "src/error_handler.h"
 #include "src/log.h"
 
 #include <atomic>
@@ -158,8 +159,7 @@ std::optional<int> start_if_persistent_collective(MPI_Request request) {
         if (it == state.requests.end()) return std::nullopt;
         Persistent& persistent = it->second;
         if (persistent.active) {  // erroneous, as for any persistent request
-            PMPI_Comm_call_errhandler(persistent.comm, MPI_ERR_REQUEST);
-            return MPI_ERR_REQUEST;
+            return raise_error(persistent.comm, MPI_ERR_REQUEST);
         }
         if (persistent.tuning) {
             const PersistentTuning tuning = *persistent.tuning;

@@ -35,6 +35,9 @@ struct Topology {
     bool weighted = false;
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
+    // The MPI's own collectives get this graph wrong (repeated edges on MPICH 4.0): the library
+    // runs every call, natively routed ones with its one message per edge.
+    bool native_unreliable = false;
     Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
     Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
     std::vector<int> emulated_nodes;  // reorder=1: the node of every new rank, for the topology-aware mode

@@ -3,6 +3,7 @@
 #include "mapping/locality.h"
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
+#include "schedule/mpi_features.h"
 #include "src/adjacency.h"
 #include "src/log.h"
 #include "src/mapping_log.h"
@@ -10,11 +11,23 @@
 #include "src/progressing_wait.h"
 #include "src/topo_state.h"
 
-#include <chrono>
+#include <algorithm>
 
 namespace nbrcomb::detail {
 
 namespace {
+
+bool has_repeats(std::vector<int> peers) {
+    std::ranges::sort(peers);
+    return std::ranges::adjacent_find(peers) != peers.end();
+}
+
+// Whether any process of comm has an edge twice. Collective.
+bool edges_repeat_anywhere(MPI_Comm comm, const LocalGraph& graph) {
+    int repeats = has_repeats(graph.sources) || has_repeats(graph.destinations) ? 1 : 0;
+    PMPI_Allreduce(MPI_IN_PLACE, &repeats, 1, MPI_INT, MPI_LOR, comm);
+    return repeats != 0;
+}
 
 std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     auto topology = std::make_shared<Topology>();
@@ -26,6 +39,8 @@ std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     topology->weighted = vertex.weighted;
     topology->source_weights = std::move(vertex.source_weights);
     topology->destination_weights = std::move(vertex.destination_weights);
+    if constexpr (!mpi_right_on_repeated_edges)
+        topology->native_unreliable = edges_repeat_anywhere(comm, topology->graph);
     return topology;
 }
 
@@ -72,7 +87,7 @@ void build_pattern(TopoState& state, Topology& topology) {
         return;
     }
     const Config& config = state.config;
-    const auto start = std::chrono::steady_clock::now();
+    const double start = PMPI_Wtime();  // simulated time under SMPI, as the application's
     const LocalityDomains domains =
         locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
     log_locality(config.topo_aware, domains);
@@ -85,7 +100,7 @@ void build_pattern(TopoState& state, Topology& topology) {
     };
     MpiTransport transport(state.private_comm, state.pattern_tag());
     topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
-    state.stats.pattern_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.stats.pattern_seconds = PMPI_Wtime() - start;
     state.stats.pattern_messages = transport.stats().messages;
     state.stats.pattern_exchanges = transport.stats().exchanges;
     state.stats.pattern_hyperedges = topology.pattern.cost.hyperedges;
@@ -135,6 +150,8 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     auto state = std::make_shared<TopoState>();
     state->config = config;
+    // Where the MPI has no neighborhood collectives, "off" is the library's direct schedule.
+    if (!mpi_has_topologies && state->config.mode == NBRCOMB_MODE_OFF) state->config.mode = NBRCOMB_MODE_DIRECT;
     // Auto mode defers everything collective to the call that runs Phase 1: a communicator used
     // a few times costs no message more than natively.
     const bool deferred = config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0;
@@ -147,7 +164,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
     state->stats.requested_mode = state->config.mode;
     // Auto mode's combining pattern is that of pairs (paper 000).
-    state->stats.mode = config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : config.mode;
+    state->stats.mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
     topology->direct_pattern = direct_pattern(topology->graph);
     if (renumbering.tried) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what is missing, then builds and runs CTest three times: in
-# build/ (Open MPI), in build-asan/ (Open MPI with AddressSanitizer and UBSan, benchmarks off)
-# and in build-mpich/ (MPICH, benchmarks off). Fails if any suite fails.
+# The whole test suite: installs what is missing, then builds and runs CTest four times: in
+# build/ (Open MPI), in build-asan/ (Open MPI with AddressSanitizer and UBSan, benchmarks off),
+# in build-mpich/ (MPICH, benchmarks off) and in build-smpi/ (the library and nbrbench on a
+# simulated cluster, SimGrid SMPI). Fails if any suite fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,6 +46,8 @@ suite build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
   -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DNBRCOMB_BUILD_BENCH=OFF \
   -DNBRCOMB_MPI_TEST_MAX_RANKS=4 -DNBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS=3 -DNBRCOMB_MPI_TEST_TIMEOUT=120 \
   -- --exclude-regex '^PatternScale\.'
+# SimGrid's SMPI simulates a cluster in one process; its one test checks nbrbench's results there.
+suite build-smpi -C bench/smpi/smpi-cache.cmake
 
 if [[ ${#failed[@]} -gt 0 ]]; then
   echo "run-all.sh: failed in ${failed[*]}" >&2

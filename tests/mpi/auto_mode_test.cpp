@@ -50,8 +50,10 @@ TEST(AutoMode, calls_before_the_lazy_one_are_native_and_phase1_runs_in_it) {
     const Call call = make_call(Collective::alltoallv, comm, catalog, {.types = &catalog.pair("int"), .units = 3});
     expect_repeated_calls_match(call, 3, "before Phase 1");
     const nbrcomb_stats before = stats_of(comm);
-    EXPECT_EQ(before.calls, 0u);
-    EXPECT_EQ(before.native_calls, 3u);
+    // One message per edge, by native MPI or, where that is known wrong, by the library.
+    const unsigned long long by_library = native_known_wrong(call) ? 3 : 0;
+    EXPECT_EQ(before.calls, by_library);
+    EXPECT_EQ(before.native_calls, 3 - by_library);
     EXPECT_EQ(before.pattern_exchanges, 0u) << "Phase 1 ran before the lazy call";
     EXPECT_EQ(before.requested_mode, NBRCOMB_MODE_AUTO);
 
@@ -118,16 +120,20 @@ TEST(AutoMode, default_settings_leave_short_lived_communicators_native) {
                                        MPI_INFO_NULL, 0, &raw);
         const Comm comm(raw);
         const TypeCatalog catalog;
+        unsigned long long by_library = 0;
         for (const Collective collective : {Collective::alltoall, Collective::alltoallv}) {
             const Call call = make_call(collective, comm, catalog, {.types = &catalog.pair("int"), .units = 2});
             expect_repeated_calls_match(call, 1, name_of(collective));
+            by_library += native_known_wrong(call) ? 1 : 0;
         }
+        // Native MPI's one message per edge or, where that is known wrong, the library's direct
+        // schedule, which copies self-loops and sends no more.
         const nbrcomb_stats stats = stats_of(comm);
         EXPECT_EQ(stats.requested_mode, NBRCOMB_MODE_AUTO);
-        EXPECT_EQ(stats.native_calls, 2u);
-        EXPECT_EQ(stats.calls, 0u);
+        EXPECT_EQ(stats.native_calls, 2 - by_library);
+        EXPECT_EQ(stats.calls, by_library);
         EXPECT_EQ(stats.pattern_messages, 0u);
-        EXPECT_EQ(stats.native_call_messages, 2 * destinations.size());
+        EXPECT_LE(stats.native_call_messages + stats.messages_sent, 2 * destinations.size());
     }
 }
 

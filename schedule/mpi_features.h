@@ -1,0 +1,31 @@
+// What the MPI underneath provides, as far as the library depends on it; known when the library
+// is built. SimGrid's SMPI 3.32, which runs MPI programs on a simulated cluster, has no
+// distributed-graph topologies, no neighborhood collectives and no matched probes, and crashes
+// when a predefined error handler is called (bench/smpi/README.md). MPICH 4.0 places the
+// blocks of repeated distributed-graph edges wrongly and gets neighbor alltoallw wrong; there the
+// library runs such calls itself rather than pass them on.
+#pragma once
+
+#include <mpi.h>
+
+namespace nbrcomb::detail {
+
+#ifdef NBRCOMB_SMPI
+inline constexpr bool mpi_has_topologies = false;  // distributed graphs and neighborhood collectives
+inline constexpr bool mpi_has_matched_probe = false;
+inline constexpr bool mpi_calls_predefined_error_handlers = false;
+#else
+inline constexpr bool mpi_has_topologies = true;
+inline constexpr bool mpi_has_matched_probe = true;
+inline constexpr bool mpi_calls_predefined_error_handlers = true;
+#endif
+
+#ifdef MPICH_VERSION
+inline constexpr bool mpi_right_on_repeated_edges = false;
+inline constexpr bool mpi_right_on_alltoallw = false;
+#else
+inline constexpr bool mpi_right_on_repeated_edges = true;
+inline constexpr bool mpi_right_on_alltoallw = true;
+#endif
+
+}  // namespace nbrcomb::detail
