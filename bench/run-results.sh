@@ -12,7 +12,9 @@
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
 #      1024), every pattern checked;
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
-#   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands.
+#   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands,
+#      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
+#      separate run of about two hours, on one core) and their figures.
 #
 #   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then
@@ -307,6 +309,14 @@ if [[ -s $sim_er ]]; then
   keep "$work/sim-er/message_ratio_density.png" nbrsim-er-message-ratio-density.png
 fi
 
+smpi_csv=bench/smpi/results.csv
+smpi_table=()
+if [[ -s $smpi_csv ]]; then
+  bench/smpi/plot.sh "$smpi_csv" "$out"
+  for png in "$out"/smpi-*.png; do [[ -e $png ]] && figures+=("$(basename "$png")"); done
+  smpi_table=(--smpi "$smpi_csv")
+fi
+
 # ---- 7. RESULTS.md ------------------------------------------------------------------------------
 note load_end "$(load)"
 note script_seconds "$(($(date +%s) - script_start))"
@@ -316,7 +326,7 @@ mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
-  --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+  "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
   printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2

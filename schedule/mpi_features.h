@@ -1,7 +1,8 @@
 // What the MPI underneath provides, as far as the library depends on it; known when the library
 // is built. SimGrid's SMPI 3.32, which runs MPI programs on a simulated cluster, has no
-// distributed-graph topologies, no neighborhood collectives and no matched probes, and crashes
-// when a predefined error handler is called (bench/smpi/README.md). MPICH 4.0 places the
+// distributed-graph topologies, no neighborhood collectives, no matched probes and no scalable
+// nonblocking collectives, and crashes when a predefined error handler is called
+// (bench/smpi/README.md). MPICH 4.0 places the
 // blocks of repeated distributed-graph edges wrongly and gets neighbor alltoallw wrong; there the
 // library runs such calls itself rather than pass them on.
 #pragma once
@@ -14,10 +15,13 @@ namespace nbrcomb::detail {
 inline constexpr bool mpi_has_topologies = false;  // distributed graphs and neighborhood collectives
 inline constexpr bool mpi_has_matched_probe = false;
 inline constexpr bool mpi_calls_predefined_error_handlers = false;
+// Its nonblocking collectives send one message from every process to every other.
+inline constexpr bool mpi_has_scalable_nonblocking_collectives = false;
 #else
 inline constexpr bool mpi_has_topologies = true;
 inline constexpr bool mpi_has_matched_probe = true;
 inline constexpr bool mpi_calls_predefined_error_handlers = true;
+inline constexpr bool mpi_has_scalable_nonblocking_collectives = true;
 #endif
 
 #ifdef MPICH_VERSION

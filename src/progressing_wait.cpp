@@ -1,5 +1,6 @@
 #include "src/progressing_wait.h"
 
+#include "schedule/mpi_features.h"
 #include "src/progress_engine.h"
 
 namespace nbrcomb::detail {
@@ -15,6 +16,10 @@ int wait_all_progressing(int count, MPI_Request requests[]) {
 }
 
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    // Where a nonblocking allreduce costs every process a message to every other (SMPI), the
+    // blocking one, which leaves the library's operations in flight waiting until it returns.
+    if constexpr (!mpi_has_scalable_nonblocking_collectives)
+        return PMPI_Allreduce(MPI_IN_PLACE, values, count, type, op, comm);
     MPI_Request request = MPI_REQUEST_NULL;
     if (const int err = PMPI_Iallreduce(MPI_IN_PLACE, values, count, type, op, comm, &request); err != MPI_SUCCESS)
         return err;

@@ -12,7 +12,8 @@ namespace nbrcomb::detail {
 // Completes count requests, advancing the library's operations in flight until they are.
 int wait_all_progressing(int count, MPI_Request requests[]);
 
-// MPI_Allreduce in place on comm, progressing as wait_all_progressing does.
+// MPI_Allreduce in place on comm, progressing as wait_all_progressing does (not under SMPI:
+// schedule/mpi_features.h).
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);
 
 }  // namespace nbrcomb::detail

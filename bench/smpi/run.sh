@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Latency of the library's variants at scale: nbrbench with libnbrcomb on 256 and 1024 simulated
+# processes of a cluster of 16-core nodes calibrated on TACC Stampede (SimGrid SMPI; platform,
+# calibration and limits in bench/smpi/README.md).
+#   bench/smpi/run.sh [--quick]
+# Builds build-smpi/ (the library, nbrbench and the platform against SMPI), then prints CSV:
+#   topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,
+#   pattern_seconds,valid
+# direct is the library's one message per edge, what Open MPI and MPICH send (SMPI has no
+# neighborhood collectives of its own); median_us is simulated time, the median of the timed
+# calls (the slowest process counts); message_ratio is messages per call over direct's;
+# pattern_seconds is Phase 1 on the slowest process (simulated); valid is 1 where the data
+# received are what MPI prescribes. --quick: 256 processes of Moore (2,2), 4 B allgather, a few
+# minutes; the full run about two hours. Progress goes to standard error.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+quick=0
+case ${1:-} in
+  --quick) quick=1 ;;
+  "") ;;
+  *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+esac
+
+cmake -S . -B build-smpi -C bench/smpi/smpi-cache.cmake >&2
+cmake --build build-smpi -j2 --target nbrbench nbr_cluster >&2
+
+cores=16
+export PLATFORM=$PWD/build-smpi/lib/libnbr_cluster.so
+# Each rank its own copy of the library; the code between MPI calls (the library's packing and
+# schedule lookups, the same code for direct and combining) not charged: on this shared machine
+# its real time would carry the simulator's own scheduling noise; MPICH's algorithms for the
+# collectives of the setup and the benchmark's barriers (SMPI's default sends a message from every
+# process to every other); the solver options keep 1024-process runs affordable (README.md,
+# sections 5 and 6).
+export SMPIRUN_FLAGS="--cfg=smpi/privatize-libs:$PWD/build-smpi/lib/libnbrcomb.so.0
+  --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no
+  --cfg=maxmin/concurrency-limit:64 --cfg=surf/precision:1e-7
+  --log=root.thres:warning"
+
+# Simulation is deterministic: few timed calls give a stable median. Auto mode is measured once
+# settled, past its lazy Phase 1 (call 32) and its trial of the shape (18 calls).
+timing=(--runs 1 --reps 5 --node-size 0)
+auto_warmup=52
+
+echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,valid"
+
+# simulate PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS WARMUP [columns.py option]
+simulate() {
+  local processes=$1 topologies=$2 collectives=$3 forms=$4 bytes=$5 variants=$6 warmup=$7
+  shift 7
+  echo "run.sh: $processes processes, $topologies, $collectives $forms, $bytes B, $variants" >&2
+  bench/smpi/smpirun-cluster.sh $(((processes + cores - 1) / cores)) "$cores" "$processes" \
+    build-smpi/bin/nbrbench --topology "$topologies" --collective "$collectives" --form "$forms" \
+    --bytes "$bytes" --variant "$variants" --warmup "$warmup" "${timing[@]}" |
+    bench/smpi/columns.py "$@"
+}
+
+# measure PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS: direct and the variants; auto,
+# if asked for, in a simulation of its own with its longer warm-up.
+measure() {
+  local others
+  others=$(tr , '\n' <<<"$6" | grep -vx auto | paste -sd,)
+  [[ -n $others ]] && simulate "$1" "$2" "$3" "$4" "$5" "$others" 2
+  if grep -qx auto < <(tr , '\n' <<<"$6"); then
+    simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct)
+  fi
+}
+
+if [[ $quick -eq 1 ]]; then
+  measure 256 moore:2:2 allgather blocking 4 pairs,auto
+  exit
+fi
+
+# Seed 000's set: Moore (2,1), (2,2), (3,1) and random graphs of density 0.05 to 0.4, at 1024
+# processes for the small blocks the papers report on, then at 256 from 4 B to 64 KiB; the
+# denser graphs and Moore (2,3) for groups.
+measure 1024 moore:2:1,moore:2:2,moore:3:1,er:0.05 allgather blocking 4,1024 pairs,groups:4,pairs:aware
+measure 1024 moore:2:1,moore:2:2,moore:3:1,er:0.05 allgather blocking 4 auto
+measure 256 moore:2:1,moore:2:2,moore:3:1 allgather blocking 4,64,1024,16384,65536 pairs,groups:4,groups:8,pairs:aware
+measure 256 er:0.05,er:0.1,er:0.2,er:0.4 allgather blocking 4,1024,65536 pairs,groups:4,groups:8,pairs:aware
+measure 256 moore:2:3,er:0.6,er:0.8 allgather blocking 4,1024 pairs,groups:4,groups:8
+measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 4,1024 auto
+measure 256 moore:2:2 alltoall,allgatherv blocking 4,1024,65536 pairs,groups:4,auto
+measure 256 moore:2:2 allgather nonblocking 4,1024 pairs,groups:4
