@@ -612,7 +612,7 @@ def smpi_density(rows, processes, size):
 def smpi_section(rows, csv_name, figures, figure_dir_rel):
     valid = sum(1 for r in rows if r["valid"] == "1")
     counts = sorted({int(r["processes"]) for r in rows})
-    out = ["## At scale on a simulated cluster (SimGrid SMPI, `bench/smpi/run.sh`)\n",
+    out = [SMPI_HEADING + " (SimGrid SMPI, `bench/smpi/run.sh`)\n",
            "The library's own code — Phase 1, schedules, the executor — runs unchanged on simulated processes "
            "of a cluster of 16-core nodes: SimGrid 3.32 SMPI with the platform `bench/smpi/platforms/"
            "nbr_cluster.cpp`, whose per-message send and receive overheads, latencies and bandwidths, inside a "
@@ -653,24 +653,54 @@ def smpi_section(rows, csv_name, figures, figure_dir_rel):
     return out
 
 
+SMPI_HEADING = "## At scale on a simulated cluster"
+
+
+def refresh_smpi_section(args):
+    """Replaces the SMPI section of an existing RESULTS.md, or puts it before the commands."""
+    text = open(args.output).read()
+    figure_dir_rel = os.path.relpath(args.figures_dir, os.path.dirname(os.path.abspath(args.output)) or ".")
+    figure_dir_rel = "" if figure_dir_rel == "." else figure_dir_rel.rstrip("/") + "/"
+    figures = [f for f in os.listdir(args.figures_dir) if f.startswith("smpi-") and f.endswith(".png")]
+    csv_name = os.path.relpath(args.smpi, os.path.dirname(os.path.abspath(args.output)) or ".")
+    section = "\n".join(smpi_section(read_csv(args.smpi), csv_name, figures, figure_dir_rel)) + "\n"
+    start = text.find(SMPI_HEADING)
+    if start < 0:
+        start = end = text.index("## How these numbers were made")
+    else:
+        end = text.find("\n## ", start + 1) + 1 or len(text)
+    with open(args.output, "w") as f:
+        f.write(text[:start] + section + text[end:])
+
+
 # ---- the document ---------------------------------------------------------------------------------
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--conditions", required=True)
-    parser.add_argument("--commands", required=True)
-    parser.add_argument("--openmpi", required=True)
+    parser.add_argument("--conditions")
+    parser.add_argument("--commands")
+    parser.add_argument("--openmpi")
     parser.add_argument("--mpich")
     parser.add_argument("--auto", nargs="*", default=[], help="NAME=CSV of a default-settings run")
     parser.add_argument("--reorder", nargs="*", default=[])
     parser.add_argument("--map")
-    parser.add_argument("--sim-moore", required=True)
-    parser.add_argument("--sim-er", required=True)
+    parser.add_argument("--sim-moore")
+    parser.add_argument("--sim-er")
     parser.add_argument("--smpi", help="bench/smpi/run.sh's CSV")
+    parser.add_argument("--refresh-smpi", action="store_true",
+                        help="only rewrite the SMPI section of --output from --smpi and the smpi-*.png in "
+                             "--figures-dir: the SMPI study is a run of its own")
     parser.add_argument("--figures", nargs="*", default=[])
     parser.add_argument("--figures-dir", required=True)
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
+    if args.refresh_smpi:
+        refresh_smpi_section(args)
+        return
+    missing = [name for name in ("conditions", "commands", "openmpi", "sim_moore", "sim_er")
+               if getattr(args, name) is None]
+    if missing:
+        parser.error("missing " + ", ".join("--" + name.replace("_", "-") for name in missing))
 
     cond, failures = read_conditions(args.conditions)
     commands = read_commands(args.commands)

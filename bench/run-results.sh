@@ -14,7 +14,7 @@
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands,
 #      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
-#      separate run of about two hours, on one core) and their figures.
+#      separate run of about half an hour, on one core) and their figures.
 #
 #   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then
@@ -324,6 +324,8 @@ note failures "${#failures[@]}"
 for f in "${failures[@]}"; do note failure "$f"; done
 mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
+# Kept, so that RESULTS.md can be written again from the same runs (bench/results_tables.py).
+cp "$conditions" "$commands" "$logs/"
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"

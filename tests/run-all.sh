@@ -35,7 +35,8 @@ suite() {
   failed+=("$dir")
 }
 suite build
-suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF
+# Sanitized 16-rank runs take close to the default two minutes on 2 cores.
+suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF -DNBRCOMB_MPI_TEST_TIMEOUT=300
 # MPICH busy-polls when oversubscribed, so every rank beyond the 2 cores costs a scheduler
 # slice per call: a 4-rank run takes ten times a 2-rank one. Its MPI tests run at up to 4 ranks
 # in relink mode (the 8- and 16-rank runs would take longer than the other two suites
