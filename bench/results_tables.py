@@ -619,7 +619,7 @@ def smpi_section(rows, csv_name, figures, figure_dir_rel):
            "node and over InfiniBand, are fitted to the ping-pong measurements of TACC *Stampede* (FDR "
            "InfiniBand, MVAPICH2) published by the SimGrid platform-calibration project (A. Legrand, 2017-06-01; "
            "validation in `bench/smpi/README.md`: 0.5 % median error over 490 sizes). Conditions: ranks fill "
-           "the nodes in order; MVAPICH2's algorithms for the benchmark's and setup's own collectives; the CPU "
+           "the nodes in order; MPICH's algorithms for the benchmark's and setup's own collectives (SMPI's `coll-selector:mpich`); the CPU "
            "time of the code between MPI calls is not charged (packing and schedule lookups cost the same code "
            "for every variant); times are simulated, the median of 5 timed calls after 2 untimed ones (auto mode: "
            "52, past its lazy Phase 1 and its trial), the slowest process counting. SMPI has no neighborhood "
