@@ -60,7 +60,7 @@ simulate() {
 # if asked for, in a simulation of its own with its longer warm-up.
 measure() {
   local others
-  others=$(tr , '\n' <<<"$6" | grep -vx auto | paste -sd,)
+  others=$(tr , '\n' <<<"$6" | { grep -vx auto || true; } | paste -sd,)
   [[ -n $others ]] && simulate "$1" "$2" "$3" "$4" "$5" "$others" 2
   if grep -qx auto < <(tr , '\n' <<<"$6"); then
     simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct)
