@@ -34,10 +34,13 @@ struct SideArgs {
 struct CallArgs {
     Collective collective;
     MPI_Comm comm;
-    const void* sendbuf;
-    void* recvbuf;
-    SideArgs send;
-    SideArgs recv;
+    const void* sendbuf = nullptr;
+    void* recvbuf = nullptr;
+    SideArgs send{.layout = Layout::same};
+    SideArgs recv{.layout = Layout::same};
+    // The caller's own arguments where they are not these: a large-count form's, for its native
+    // call (interpose_large_count.cpp).
+    const void* native_args = nullptr;
 };
 
 // The blocks of one side, one per edge, relative to the side's buffer. Arguments must have

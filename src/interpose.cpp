@@ -1,80 +1,17 @@
 // The MPI_* entry points the library intercepts. Each is a thin shim: it passes its arguments
 // to one C++ core and lets no exception out; everything else of MPI is untouched.
 #include "src/best_effort.h"
+#include "src/collective_args.h"
+#include "src/collective_entry.h"
 #include "src/environment.h"
-#include "src/error_handler.h"
 #include "src/export.h"
 #include "src/graph_constructors.h"
-#include "src/log.h"
 #include "src/neighbor_collective.h"
 #include "src/progress_engine.h"
 #include "src/report.h"
 
-#include <exception>
-
 using namespace nbrcomb::detail;
 
-namespace {
-
-// An exception after communication started cannot fall back to native: it becomes an
-// MPI_ERR_INTERN through the communicator's error handler.
-template <class Run>
-int guarded(const CallArgs& args, Run run) {
-    try {
-        return run();
-    } catch (const std::exception& failure) {
-        log(LogLevel::warning, "neighbor_%s: %s", collective_name(args.collective), failure.what());
-        return raise_error(args.comm, MPI_ERR_INTERN);
-    }
-}
-
-int blocking(const CallArgs& args, NativeCall native) {
-    return guarded(args, [&] { return run_neighbor_collective(args, native); });
-}
-
-int nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native) {
-    return guarded(args, [&] { return start_neighbor_collective(args, request, native); });
-}
-
-// The arguments of each collective in the one shape the core takes.
-CallArgs allgather_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm comm) {
-    return {Collective::allgather, comm, sendbuf, recvbuf,
-            {.layout = Layout::same, .count = sendcount, .type = sendtype},
-            {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
-}
-
-CallArgs allgatherv_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return {Collective::allgatherv, comm, sendbuf, recvbuf,
-            {.layout = Layout::same, .count = sendcount, .type = sendtype},
-            {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = displs}};
-}
-
-CallArgs alltoall_args(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm comm) {
-    return {Collective::alltoall, comm, sendbuf, recvbuf,
-            {.layout = Layout::strided, .count = sendcount, .type = sendtype},
-            {.layout = Layout::strided, .count = recvcount, .type = recvtype}};
-}
-
-CallArgs alltoallv_args(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                        MPI_Comm comm) {
-    return {Collective::alltoallv, comm, sendbuf, recvbuf,
-            {.layout = Layout::displaced, .type = sendtype, .counts = sendcounts, .displs = sdispls},
-            {.layout = Layout::displaced, .type = recvtype, .counts = recvcounts, .displs = rdispls}};
-}
-
-CallArgs alltoallw_args(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                        const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return {Collective::alltoallw, comm, sendbuf, recvbuf,
-            {.layout = Layout::typed, .counts = sendcounts, .byte_displs = sdispls, .types = sendtypes},
-            {.layout = Layout::typed, .counts = recvcounts, .byte_displs = rdispls, .types = recvtypes}};
-}
-
-}  // namespace
 
 NBRCOMB_EXPORT int MPI_Init(int* argc, char*** argv) {
     const int err = PMPI_Init(argc, argv);
@@ -114,7 +51,7 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
 
 NBRCOMB_EXPORT int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+    return enter_blocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
                     [](const CallArgs& a) {
                         return PMPI_Neighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
                                                        a.recv.type, a.comm);
@@ -124,7 +61,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MP
 NBRCOMB_EXPORT int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                            MPI_Comm comm) {
-    return blocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+    return enter_blocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
                     [](const CallArgs& a) {
                         return PMPI_Neighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                         a.recv.counts, a.recv.displs, a.recv.type, a.comm);
@@ -133,7 +70,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, M
 
 NBRCOMB_EXPORT int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
+    return enter_blocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
                     [](const CallArgs& a) {
                         return PMPI_Neighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
                                                       a.recv.type, a.comm);
@@ -143,7 +80,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI
 NBRCOMB_EXPORT int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(
+    return enter_blocking(
         alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
         [](const CallArgs& a) {
             return PMPI_Neighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
@@ -154,7 +91,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcou
 NBRCOMB_EXPORT int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return blocking(
+    return enter_blocking(
         alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
         [](const CallArgs& a) {
             return PMPI_Neighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
@@ -166,7 +103,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcou
 
 NBRCOMB_EXPORT int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
+    return enter_nonblocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
                        [](const CallArgs& a, MPI_Request* r) {
                            return PMPI_Ineighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                            a.recv.count, a.recv.type, a.comm, r);
@@ -176,7 +113,7 @@ NBRCOMB_EXPORT int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, M
 NBRCOMB_EXPORT int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                             const int recvcounts[], const int displs[], MPI_Datatype recvtype,
                                             MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+    return enter_nonblocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
                        request, [](const CallArgs& a, MPI_Request* r) {
                            return PMPI_Ineighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                             a.recv.counts, a.recv.displs, a.recv.type, a.comm, r);
@@ -185,7 +122,7 @@ NBRCOMB_EXPORT int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, 
 
 NBRCOMB_EXPORT int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
+    return enter_nonblocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
                        [](const CallArgs& a, MPI_Request* r) {
                            return PMPI_Ineighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                           a.recv.count, a.recv.type, a.comm, r);
@@ -196,7 +133,7 @@ NBRCOMB_EXPORT int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendco
                                            MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Request* request) {
-    return nonblocking(
+    return enter_nonblocking(
         alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), request,
         [](const CallArgs& a, MPI_Request* r) {
             return PMPI_Ineighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
@@ -208,7 +145,7 @@ NBRCOMB_EXPORT int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendco
                                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                            MPI_Request* request) {
-    return nonblocking(
+    return enter_nonblocking(
         alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
         request, [](const CallArgs& a, MPI_Request* r) {
             return PMPI_Ineighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
@@ -219,18 +156,11 @@ NBRCOMB_EXPORT int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendco
 // Persistent (MPI-4).
 #if MPI_VERSION >= 4
 
-namespace {
-
-int persistent(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native) {
-    return guarded(args, [&] { return init_neighbor_collective(args, info, request, native); });
-}
-
-}  // namespace
 
 NBRCOMB_EXPORT int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                                void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                                MPI_Info info, MPI_Request* request) {
-    return persistent(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info,
+    return enter_persistent(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info,
                       request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
                           return PMPI_Neighbor_allgather_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                               a.recv.count, a.recv.type, a.comm, i, r);
@@ -241,7 +171,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcou
                                                 void* recvbuf, const int recvcounts[], const int displs[],
                                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                                 MPI_Request* request) {
-    return persistent(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+    return enter_persistent(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
                       info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
                           return PMPI_Neighbor_allgatherv_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                                a.recv.counts, a.recv.displs, a.recv.type, a.comm, i,
@@ -252,7 +182,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcou
 NBRCOMB_EXPORT int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                               MPI_Request* request) {
-    return persistent(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info, request,
+    return enter_persistent(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info, request,
                       [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
                           return PMPI_Neighbor_alltoall_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
                                                              a.recv.count, a.recv.type, a.comm, i, r);
@@ -263,7 +193,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int se
                                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                                MPI_Info info, MPI_Request* request) {
-    return persistent(
+    return enter_persistent(
         alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), info,
         request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
             return PMPI_Neighbor_alltoallv_init(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
@@ -275,7 +205,7 @@ NBRCOMB_EXPORT int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int se
                                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return persistent(
+    return enter_persistent(
         alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), info,
         request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
             return PMPI_Neighbor_alltoallw_init(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types,

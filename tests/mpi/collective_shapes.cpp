@@ -48,13 +48,14 @@ std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog)
     return shapes;
 }
 
-void expect_every_shape_matches_native(MPI_Comm comm, Form form) {
+void expect_every_shape_matches_native(MPI_Comm comm, Form form, bool large_count) {
     const TypeCatalog catalog;
     for (const Collective collective : all_collectives) {
         std::vector<Check> checks;
         for (const Shape& shape : shapes_for(collective, catalog)) {
             Call call = make_call(collective, comm, catalog, shape);
             call.form = form;
+            call.large_count = large_count;
             checks.push_back({std::move(call), shape.describe()});
         }
         expect_matches_native(checks);

@@ -11,7 +11,8 @@ namespace nbrcomb::test {
 // The shapes of collective's calls (see collective_shapes.cpp).
 std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog);
 
-// Collective: every collective in every shape on comm, issued in form, compared with native MPI.
-void expect_every_shape_matches_native(MPI_Comm comm, Form form = Form::blocking);
+// Collective: every collective in every shape on comm, issued in form (through the large-count
+// forms if large_count), compared with native MPI.
+void expect_every_shape_matches_native(MPI_Comm comm, Form form = Form::blocking, bool large_count = false);
 
 }  // namespace nbrcomb::test

@@ -14,36 +14,62 @@ namespace nbrcomb::test {
 
 namespace {
 
-// The five functions of one form; Extra are the arguments after the communicator.
-template <class... Extra>
+// The five functions of one form, with Count for counts and Displ for the v forms'
+// displacements (int, or MPI_Count and MPI_Aint in the large-count forms); Extra are the
+// arguments after the communicator.
+template <class Count, class Displ, class... Extra>
 struct Functions {
-    int (*allgather)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, Extra...);
-    int (*allgatherv)(const void*, int, MPI_Datatype, void*, const int*, const int*, MPI_Datatype, MPI_Comm, Extra...);
-    int (*alltoall)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, Extra...);
-    int (*alltoallv)(const void*, const int*, const int*, MPI_Datatype, void*, const int*, const int*, MPI_Datatype,
-                     MPI_Comm, Extra...);
-    int (*alltoallw)(const void*, const int*, const MPI_Aint*, const MPI_Datatype*, void*, const int*,
+    int (*allgather)(const void*, Count, MPI_Datatype, void*, Count, MPI_Datatype, MPI_Comm, Extra...);
+    int (*allgatherv)(const void*, Count, MPI_Datatype, void*, const Count*, const Displ*, MPI_Datatype, MPI_Comm,
+                      Extra...);
+    int (*alltoall)(const void*, Count, MPI_Datatype, void*, Count, MPI_Datatype, MPI_Comm, Extra...);
+    int (*alltoallv)(const void*, const Count*, const Displ*, MPI_Datatype, void*, const Count*, const Displ*,
+                     MPI_Datatype, MPI_Comm, Extra...);
+    int (*alltoallw)(const void*, const Count*, const MPI_Aint*, const MPI_Datatype*, void*, const Count*,
                      const MPI_Aint*, const MPI_Datatype*, MPI_Comm, Extra...);
 };
+template <class... Extra>
+using IntFunctions = Functions<int, int, Extra...>;
 
 // The MPI_ names resolve to the library, linked before MPI or preloaded; PMPI_ is native MPI.
-const Functions<> library_blocking{&MPI_Neighbor_allgather, &MPI_Neighbor_allgatherv, &MPI_Neighbor_alltoall,
+const IntFunctions<> library_blocking{&MPI_Neighbor_allgather, &MPI_Neighbor_allgatherv, &MPI_Neighbor_alltoall,
                                    &MPI_Neighbor_alltoallv, &MPI_Neighbor_alltoallw};
-const Functions<> native_blocking{&PMPI_Neighbor_allgather, &PMPI_Neighbor_allgatherv, &PMPI_Neighbor_alltoall,
+const IntFunctions<> native_blocking{&PMPI_Neighbor_allgather, &PMPI_Neighbor_allgatherv, &PMPI_Neighbor_alltoall,
                                   &PMPI_Neighbor_alltoallv, &PMPI_Neighbor_alltoallw};
-const Functions<MPI_Request*> library_nonblocking{&MPI_Ineighbor_allgather, &MPI_Ineighbor_allgatherv,
+const IntFunctions<MPI_Request*> library_nonblocking{&MPI_Ineighbor_allgather, &MPI_Ineighbor_allgatherv,
                                                   &MPI_Ineighbor_alltoall, &MPI_Ineighbor_alltoallv,
                                                   &MPI_Ineighbor_alltoallw};
-const Functions<MPI_Request*> native_nonblocking{&PMPI_Ineighbor_allgather, &PMPI_Ineighbor_allgatherv,
+const IntFunctions<MPI_Request*> native_nonblocking{&PMPI_Ineighbor_allgather, &PMPI_Ineighbor_allgatherv,
                                                  &PMPI_Ineighbor_alltoall, &PMPI_Ineighbor_alltoallv,
                                                  &PMPI_Ineighbor_alltoallw};
 #if MPI_VERSION >= 4
-const Functions<MPI_Info, MPI_Request*> library_persistent{&MPI_Neighbor_allgather_init, &MPI_Neighbor_allgatherv_init,
+const IntFunctions<MPI_Info, MPI_Request*> library_persistent{&MPI_Neighbor_allgather_init, &MPI_Neighbor_allgatherv_init,
                                                            &MPI_Neighbor_alltoall_init, &MPI_Neighbor_alltoallv_init,
                                                            &MPI_Neighbor_alltoallw_init};
-const Functions<MPI_Info, MPI_Request*> native_persistent{&PMPI_Neighbor_allgather_init,
+const IntFunctions<MPI_Info, MPI_Request*> native_persistent{&PMPI_Neighbor_allgather_init,
                                                           &PMPI_Neighbor_allgatherv_init, &PMPI_Neighbor_alltoall_init,
                                                           &PMPI_Neighbor_alltoallv_init, &PMPI_Neighbor_alltoallw_init};
+
+template <class... Extra>
+using LargeCountFunctions = Functions<MPI_Count, MPI_Aint, Extra...>;
+const LargeCountFunctions<> library_blocking_c{&MPI_Neighbor_allgather_c, &MPI_Neighbor_allgatherv_c,
+                                               &MPI_Neighbor_alltoall_c, &MPI_Neighbor_alltoallv_c,
+                                               &MPI_Neighbor_alltoallw_c};
+const LargeCountFunctions<> native_blocking_c{&PMPI_Neighbor_allgather_c, &PMPI_Neighbor_allgatherv_c,
+                                              &PMPI_Neighbor_alltoall_c, &PMPI_Neighbor_alltoallv_c,
+                                              &PMPI_Neighbor_alltoallw_c};
+const LargeCountFunctions<MPI_Request*> library_nonblocking_c{&MPI_Ineighbor_allgather_c, &MPI_Ineighbor_allgatherv_c,
+                                                              &MPI_Ineighbor_alltoall_c, &MPI_Ineighbor_alltoallv_c,
+                                                              &MPI_Ineighbor_alltoallw_c};
+const LargeCountFunctions<MPI_Request*> native_nonblocking_c{&PMPI_Ineighbor_allgather_c, &PMPI_Ineighbor_allgatherv_c,
+                                                             &PMPI_Ineighbor_alltoall_c, &PMPI_Ineighbor_alltoallv_c,
+                                                             &PMPI_Ineighbor_alltoallw_c};
+const LargeCountFunctions<MPI_Info, MPI_Request*> library_persistent_c{
+    &MPI_Neighbor_allgather_init_c, &MPI_Neighbor_allgatherv_init_c, &MPI_Neighbor_alltoall_init_c,
+    &MPI_Neighbor_alltoallv_init_c, &MPI_Neighbor_alltoallw_init_c};
+const LargeCountFunctions<MPI_Info, MPI_Request*> native_persistent_c{
+    &PMPI_Neighbor_allgather_init_c, &PMPI_Neighbor_allgatherv_init_c, &PMPI_Neighbor_alltoall_init_c,
+    &PMPI_Neighbor_alltoallv_init_c, &PMPI_Neighbor_alltoallw_init_c};
 #endif
 
 template <class T>
@@ -95,31 +121,65 @@ int reference(const Call& call, MPI_Comm comm, const void* sendbuf, void* recvbu
     return MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
+// One side's per-edge arrays as a form takes them: counts as Count, the v forms' displacements
+// as Displ (widened for the large-count forms); null where the call passes null.
+template <class Count, class Displ>
+struct SideArrays {
+    explicit SideArrays(const Side& side)
+        : counts(side.counts.begin(), side.counts.end()), displs(side.displs.begin(), side.displs.end()), side(side) {}
+    const Count* count_array() const { return array_argument(counts, side.null_counts); }
+    const Displ* displ_array() const { return array_argument(displs, side.null_displs); }
+    std::vector<Count> counts;
+    std::vector<Displ> displs;
+    const Side& side;
+};
+
 // Calls the collective of call from f with its arguments, then extra.
-template <class... Extra>
-int call_with(const Functions<Extra...>& f, const Call& call, const void* sendbuf, void* recvbuf, Extra... extra) {
+template <class Count, class Displ, class... Extra>
+int call_with(const Functions<Count, Displ, Extra...>& f, const Call& call, const void* sendbuf, void* recvbuf,
+              Extra... extra) {
     const Side& s = call.send;
     const Side& r = call.recv;
+    const SideArrays<Count, Displ> sa(s), ra(r);
     const void* send = s.in_place ? MPI_IN_PLACE : sendbuf;
     void* recv = r.in_place ? MPI_IN_PLACE : recvbuf;
     switch (call.collective) {
     case Collective::allgather: return f.allgather(send, s.count, s.type, recv, r.count, r.type, call.comm, extra...);
     case Collective::allgatherv:
-        return f.allgatherv(send, s.count, s.type, recv, array_argument(r.counts, r.null_counts),
-                            array_argument(r.displs, r.null_displs), r.type, call.comm, extra...);
+        return f.allgatherv(send, s.count, s.type, recv, ra.count_array(), ra.displ_array(), r.type, call.comm,
+                            extra...);
     case Collective::alltoall: return f.alltoall(send, s.count, s.type, recv, r.count, r.type, call.comm, extra...);
     case Collective::alltoallv:
-        return f.alltoallv(send, array_argument(s.counts, s.null_counts), array_argument(s.displs, s.null_displs),
-                           s.type, recv, array_argument(r.counts, r.null_counts),
-                           array_argument(r.displs, r.null_displs), r.type, call.comm, extra...);
+        return f.alltoallv(send, sa.count_array(), sa.displ_array(), s.type, recv, ra.count_array(), ra.displ_array(),
+                           r.type, call.comm, extra...);
     case Collective::alltoallw:
-        return f.alltoallw(send, array_argument(s.counts, s.null_counts), array_argument(s.byte_displs, s.null_displs),
-                           array_argument(s.types, s.null_types), recv, array_argument(r.counts, r.null_counts),
+        return f.alltoallw(send, sa.count_array(), array_argument(s.byte_displs, s.null_displs),
+                           array_argument(s.types, s.null_types), recv, ra.count_array(),
                            array_argument(r.byte_displs, r.null_displs), array_argument(r.types, r.null_types),
                            call.comm, extra...);
     }
     return MPI_ERR_OTHER;
 }
+
+// The functions of the three forms, of one path and one count type; persistent is null before MPI-4.
+template <class Count, class Displ>
+struct FormFunctions {
+    const Functions<Count, Displ>& blocking;
+    const Functions<Count, Displ, MPI_Request*>& nonblocking;
+    const Functions<Count, Displ, MPI_Info, MPI_Request*>* persistent;
+};
+
+#if MPI_VERSION >= 4
+const FormFunctions<int, int> library_forms{library_blocking, library_nonblocking, &library_persistent};
+const FormFunctions<int, int> native_forms{native_blocking, native_nonblocking, &native_persistent};
+const FormFunctions<MPI_Count, MPI_Aint> library_large_count_forms{library_blocking_c, library_nonblocking_c,
+                                                                   &library_persistent_c};
+const FormFunctions<MPI_Count, MPI_Aint> native_large_count_forms{native_blocking_c, native_nonblocking_c,
+                                                                  &native_persistent_c};
+#else
+const FormFunctions<int, int> library_forms{library_blocking, library_nonblocking, nullptr};
+const FormFunctions<int, int> native_forms{native_blocking, native_nonblocking, nullptr};
+#endif
 
 // Completion goes through MPI_ or PMPI_ like the call, so native runs never touch the library.
 int wait(Path path, MPI_Request& request) {
@@ -132,11 +192,16 @@ int start(Path path, MPI_Request& request) { return path == Path::library ? MPI_
 int free_request(Path path, MPI_Request& request) {
     return path == Path::library ? MPI_Request_free(&request) : PMPI_Request_free(&request);
 }
+#endif
 
-int start_twice(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
+template <class Count, class Displ>
+int start_twice(Path path, const FormFunctions<Count, Displ>& forms, const Call& call, const void* sendbuf,
+                void* recvbuf, Outcome& outcome) {
+#if MPI_VERSION >= 4
     MPI_Request request = MPI_REQUEST_NULL;
-    const auto& f = path == Path::library ? library_persistent : native_persistent;
-    if (const int err = call_with(f, call, sendbuf, recvbuf, MPI_INFO_NULL, &request); err != MPI_SUCCESS) return err;
+    if (const int err = call_with(*forms.persistent, call, sendbuf, recvbuf, MPI_INFO_NULL, &request);
+        err != MPI_SUCCESS)
+        return err;
     int err = start(path, request);
     if (err == MPI_SUCCESS) err = wait(path, request);
     const std::vector<std::byte> first = outcome.recv_bytes;
@@ -146,25 +211,47 @@ int start_twice(Path path, const Call& call, const void* sendbuf, void* recvbuf,
     outcome.starts_disagree = first != outcome.recv_bytes;
     const int freed = free_request(path, request);
     return err != MPI_SUCCESS ? err : freed;
-}
+#else
+    (void)path, (void)forms, (void)call, (void)sendbuf, (void)recvbuf, (void)outcome;
+    return MPI_ERR_OTHER;
 #endif
+}
+
+template <class Count, class Displ>
+int invoke_with(const FormFunctions<Count, Displ>& forms, Path path, const Call& call, const void* sendbuf,
+                void* recvbuf, Outcome& outcome) {
+    switch (call.form) {
+    case Form::blocking: return call_with(forms.blocking, call, sendbuf, recvbuf);
+    case Form::nonblocking: {
+        MPI_Request request = MPI_REQUEST_NULL;
+        const int err = call_with(forms.nonblocking, call, sendbuf, recvbuf, &request);
+        return err != MPI_SUCCESS ? err : wait(path, request);
+    }
+    case Form::persistent: return start_twice(path, forms, call, sendbuf, recvbuf, outcome);
+    }
+    return MPI_ERR_OTHER;
+}
 
 int invoke(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
     const bool library = path == Path::library;
-    switch (call.form) {
-    case Form::blocking: return call_with(library ? library_blocking : native_blocking, call, sendbuf, recvbuf);
-    case Form::nonblocking: {
-        MPI_Request request = MPI_REQUEST_NULL;
-        const int err = call_with(library ? library_nonblocking : native_nonblocking, call, sendbuf, recvbuf, &request);
-        return err != MPI_SUCCESS ? err : wait(path, request);
-    }
-    case Form::persistent:
 #if MPI_VERSION >= 4
-        return start_twice(path, call, sendbuf, recvbuf, outcome);
-#else
-        (void)outcome;
-        return MPI_ERR_OTHER;
+    if (call.large_count)
+        return invoke_with(library ? library_large_count_forms : native_large_count_forms, path, call, sendbuf,
+                           recvbuf, outcome);
 #endif
+    return invoke_with(library ? library_forms : native_forms, path, call, sendbuf, recvbuf, outcome);
+}
+
+// The library's start of call (MPI_Ineighbor_*, or MPI_Neighbor_*_init without the start).
+template <class Count, class Displ>
+int start_with(const FormFunctions<Count, Displ>& forms, const Call& call, const void* sendbuf, void* recvbuf,
+               MPI_Request& request) {
+    switch (call.form) {
+    case Form::nonblocking: return call_with(forms.nonblocking, call, sendbuf, recvbuf, &request);
+    case Form::persistent:
+        if (forms.persistent == nullptr) break;
+        return call_with(*forms.persistent, call, sendbuf, recvbuf, MPI_INFO_NULL, &request);
+    case Form::blocking: break;
     }
     return MPI_ERR_OTHER;
 }
@@ -539,7 +626,8 @@ private:
 };
 
 std::string describe(const Call& call, std::string_view what, const std::string& problem) {
-    return std::string(name_of(call.form)) + " " + name_of(call.collective) + ", " + std::string(what) + ": " + problem;
+    return std::string(name_of(call.form)) + (call.large_count ? " large-count " : " ") + name_of(call.collective) +
+           ", " + std::string(what) + ": " + problem;
 }
 
 }  // namespace
@@ -573,15 +661,10 @@ Outcome fresh_buffers(const Call& call) { return {MPI_SUCCESS, call.send_bytes, 
 int start_library_call(const Call& call, Outcome& buffers, MPI_Request& request) {
     void* recvbuf = buffers.recv_bytes.data();
     const void* sendbuf = call.same_buffer ? recvbuf : buffers.send_bytes.data();
-    switch (call.form) {
-    case Form::nonblocking: return call_with(library_nonblocking, call, sendbuf, recvbuf, &request);
-    case Form::persistent:
 #if MPI_VERSION >= 4
-        return call_with(library_persistent, call, sendbuf, recvbuf, MPI_INFO_NULL, &request);
+    if (call.large_count) return start_with(library_large_count_forms, call, sendbuf, recvbuf, request);
 #endif
-    case Form::blocking: break;
-    }
-    return MPI_ERR_OTHER;
+    return start_with(library_forms, call, sendbuf, recvbuf, request);
 }
 
 std::string difference_from_native(const Call& call, const Outcome& buffers) {

@@ -30,8 +30,9 @@ enum class Path { library, native };
 // sentinels in between, so the second start shows what reuse gives), then MPI_Request_free.
 enum class Form { blocking, nonblocking, persistent };
 const char* name_of(Form form);
-// Whether the MPI has the persistent neighborhood collectives.
+// Whether the MPI has the persistent neighborhood collectives, and the large-count forms.
 constexpr bool has_persistent_collectives = MPI_VERSION >= 4;
+constexpr bool has_large_count_forms = MPI_VERSION >= 4;
 
 // One side of a call. Per-edge arrays carry one spare entry past the degree so they are never
 // NULL at degree 0 (Open MPI 4.1 rejects NULL there, the standard allows it); the null_*
@@ -57,6 +58,8 @@ struct Call {
     Side send, recv;
     // Send and receive regions lie apart in one buffer passed as both (legal, unlike MPI_IN_PLACE).
     bool same_buffer = false;
+    // Issued through the large-count forms (MPI-4 MPI_Neighbor_*_c), counts and displacements widened.
+    bool large_count = false;
     std::vector<std::byte> send_bytes;  // data to send; empty when same_buffer
     std::vector<std::byte> recv_bytes;  // sentinels (and, when same_buffer, the data to send)
     std::vector<int> sources, destinations;
