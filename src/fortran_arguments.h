@@ -20,8 +20,8 @@ namespace nbrcomb::detail::fortran {
 // A Fortran INTEGER is a C int, so integer arrays and outputs go to C as they are.
 static_assert(sizeof(MPI_Fint) == sizeof(int));
 
-// A Fortran status is an INTEGER array of MPI_STATUS_SIZE elements (also TYPE(MPI_Status) of
-// Open MPI's mpi_f08), as many bytes as a C status.
+// A Fortran status is an INTEGER array of MPI_STATUS_SIZE elements, as many bytes as a C status;
+// mpi_f08's TYPE(MPI_Status) has the same layout in Open MPI and MPICH.
 constexpr std::size_t status_size = sizeof(MPI_Status) / sizeof(MPI_Fint);
 #ifdef MPI_F_STATUS_SIZE
 static_assert(status_size == MPI_F_STATUS_SIZE);
@@ -29,6 +29,14 @@ static_assert(status_size == MPI_F_STATUS_SIZE);
 
 template <class Kind>
 using fortran_t = typename Kind::Fortran;
+
+// The MPI's handle conversions: functions in Open MPI, macros in MPICH.
+inline MPI_Comm comm_f2c(MPI_Fint comm) { return PMPI_Comm_f2c(comm); }
+inline MPI_Fint comm_c2f(MPI_Comm comm) { return PMPI_Comm_c2f(comm); }
+inline MPI_Datatype type_f2c(MPI_Fint type) { return PMPI_Type_f2c(type); }
+inline MPI_Info info_f2c(MPI_Fint info) { return PMPI_Info_f2c(info); }
+inline MPI_Request request_f2c(MPI_Fint request) { return PMPI_Request_f2c(request); }
+inline MPI_Fint request_c2f(MPI_Request request) { return PMPI_Request_c2f(request); }
 
 // The value a Fortran argument at index points to.
 template <std::size_t index, class Args>
@@ -135,10 +143,10 @@ private:
     decltype(f2c(0)) c_;
 };
 
-using Comm = Handle<PMPI_Comm_f2c>;
-using Datatype = Handle<PMPI_Type_f2c>;
-using Info = Handle<PMPI_Info_f2c>;
-using RequestValue = Handle<PMPI_Request_f2c>;
+using Comm = Handle<comm_f2c>;
+using Datatype = Handle<type_f2c>;
+using Info = Handle<info_f2c>;
+using RequestValue = Handle<request_f2c>;
 
 // A handle the C function creates; Fortran gets it only if the call succeeded.
 template <class C, C null, auto c2f>
@@ -158,8 +166,8 @@ private:
     C c_ = null;
 };
 
-using NewComm = NewHandle<MPI_Comm, MPI_COMM_NULL, PMPI_Comm_c2f>;
-using NewRequest = NewHandle<MPI_Request, MPI_REQUEST_NULL, PMPI_Request_c2f>;
+using NewComm = NewHandle<MPI_Comm, MPI_COMM_NULL, comm_c2f>;
+using NewRequest = NewHandle<MPI_Request, MPI_REQUEST_NULL, request_c2f>;
 
 // A request the C function may complete, free or start: written back whatever the outcome, as
 // one that completed is freed even when another one in the same call failed.
@@ -167,11 +175,11 @@ class Request {
 public:
     using Fortran = MPI_Fint*;
     template <class Args>
-    Request(Fortran request, const Args&) : fortran_(request), c_(PMPI_Request_f2c(*request)) {}
+    Request(Fortran request, const Args&) : fortran_(request), c_(request_f2c(*request)) {}
     MPI_Request* c() { return &c_; }
     template <class Args>
     void finish(const Args&, int) {
-        *fortran_ = PMPI_Request_c2f(c_);
+        *fortran_ = request_c2f(c_);
     }
 
 private:
@@ -185,12 +193,12 @@ public:
     using Fortran = MPI_Fint*;
     template <class Args>
     Requests(Fortran requests, const Args& all) : fortran_(requests) {
-        for (int i = 0; i < value_at<0>(all); ++i) c_.push_back(PMPI_Request_f2c(requests[i]));
+        for (int i = 0; i < value_at<0>(all); ++i) c_.push_back(request_f2c(requests[i]));
     }
     MPI_Request* c() { return c_.data(); }
     template <class Args>
     void finish(const Args&, int) {
-        for (std::size_t i = 0; i < c_.size(); ++i) fortran_[i] = PMPI_Request_c2f(c_[i]);
+        for (std::size_t i = 0; i < c_.size(); ++i) fortran_[i] = request_c2f(c_[i]);
     }
 
 private:
@@ -286,8 +294,8 @@ public:
     using Fortran = MPI_Fint*;
     template <class Args>
     Datatypes(Fortran types, const Args& all) {
-        const int count = neighbor_count(PMPI_Comm_f2c(value_at<comm>(all)), side);
-        for (int i = 0; i < count; ++i) c_.push_back(PMPI_Type_f2c(types[i]));
+        const int count = neighbor_count(comm_f2c(value_at<comm>(all)), side);
+        for (int i = 0; i < count; ++i) c_.push_back(type_f2c(types[i]));
     }
     const MPI_Datatype* c() const { return c_.data(); }
 

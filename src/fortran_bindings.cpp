@@ -1,14 +1,16 @@
-// The Fortran bindings of the calls the library intercepts. Open MPI's Fortran bindings call the
-// C PMPI_ functions, so a Fortran program would never reach the library's MPI_ ones; these take
-// their place and call the library's C entry points, converting arguments as the MPI's own
-// bindings do. Each line of fortran_bindings.def becomes one binding exported under every name:
-//   mpi_x_, mpi_x__, mpi_x, MPI_X   mpif.h and the mpi module, as compilers mangle MPI_X
-//   mpi_x_f08_                      what Open MPI's mpi_f08 module calls: the same arguments,
-//                                   with ierror optional (null when absent)
+// The Fortran bindings of the calls the library intercepts, where the MPI's own ones call the C
+// PMPI_ functions, so that a Fortran program would never reach the library's MPI_ ones. These
+// take their place and call the library's C entry points, converting arguments as the MPI's
+// bindings do. A line of fortran_bindings.def becomes one binding, exported under the names
+//   Open MPI (all its Fortran bindings call PMPI_):
+//     mpi_x_, mpi_x__, mpi_x, MPI_X   mpif.h and the mpi module, as compilers mangle MPI_X
+//     mpi_x_f08_                      the mpi_f08 module: the same arguments (buffers as plain
+//                                     addresses), with ierror optional (null when absent)
+//   MPICH (mpif.h, the mpi module and mpi_f08's collectives call the C MPI_ functions):
+//     mpi_x_f08_                      the mpi_f08 module's other calls, those without buffers
 #include "src/export.h"
 #include "src/fortran_arguments.h"
 
-#include <exception>
 #include <new>
 
 using namespace nbrcomb::detail::fortran;
@@ -69,14 +71,24 @@ int init_thread_without_arguments(int required, int* provided) {
 #define NBRCOMB_FORTRAN_ALIAS(binding, name) \
     extern "C" __attribute__((visibility("default"), alias(#binding))) decltype(binding) name;
 
-#define NBRCOMB_FORTRAN(name, NAME, c_function, ...)                                                          \
-    NBRCOMB_EXPORT void mpi_##name##_(NBRCOMB_FORTRAN_EACH(NBRCOMB_FORTRAN_PARAMETER, __VA_ARGS__) MPI_Fint* ierror) { \
-        call_from_fortran<c_function __VA_OPT__(, ) __VA_ARGS__>(                                             \
-            NBRCOMB_FORTRAN_EACH(NBRCOMB_FORTRAN_ARGUMENT, __VA_ARGS__) ierror);                               \
-    }                                                                                                         \
-    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, mpi_##name##__)                                                      \
-    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, mpi_##name)                                                          \
-    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, MPI_##NAME)                                                          \
+// The binding symbol, calling c_function with arguments of the kinds given.
+#define NBRCOMB_FORTRAN_DEFINE(symbol, c_function, ...)                                                 \
+    NBRCOMB_EXPORT void symbol(NBRCOMB_FORTRAN_EACH(NBRCOMB_FORTRAN_PARAMETER, __VA_ARGS__) MPI_Fint* ierror) { \
+        call_from_fortran<c_function __VA_OPT__(, ) __VA_ARGS__>(                                       \
+            NBRCOMB_FORTRAN_EACH(NBRCOMB_FORTRAN_ARGUMENT, __VA_ARGS__) ierror);                         \
+    }
+
+#if defined(OPEN_MPI)
+#define NBRCOMB_FORTRAN(name, NAME, ...)                        \
+    NBRCOMB_FORTRAN_DEFINE(mpi_##name##_, __VA_ARGS__)          \
+    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, mpi_##name##__)        \
+    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, mpi_##name)            \
+    NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, MPI_##NAME)            \
     NBRCOMB_FORTRAN_ALIAS(mpi_##name##_, mpi_##name##_f08_)
+#define NBRCOMB_FORTRAN_BUFFERS NBRCOMB_FORTRAN
+#else
+#define NBRCOMB_FORTRAN(name, NAME, ...) NBRCOMB_FORTRAN_DEFINE(mpi_##name##_f08_, __VA_ARGS__)
+#define NBRCOMB_FORTRAN_BUFFERS(name, NAME, ...)
+#endif
 
 #include "src/fortran_bindings.def"
