@@ -75,7 +75,7 @@ program neighbor_collectives
                                  .false., graph, ierr)
     end select
     call check(ierr == MPI_SUCCESS, 'graph constructor')
-    call run_collectives(graph, 100 * form)
+    call run_collectives(graph, 100 * form, form /= 1)
     if (through_library) then
       call check(library_calls(HANDLE_VALUE(graph)) == collectives_per_comm, 'library calls')
     end if
@@ -111,9 +111,10 @@ contains
 
   ! Each collective blocking (form 0), then nonblocking (1) and completed in one of the ways a
   ! program does; alltoallv also persistent, started by MPI_Start (2), then by MPI_Startall (3).
-  subroutine run_collectives(comm, c)
+  subroutine run_collectives(comm, c, weighted_graph)
     HANDLE(MPI_Comm), intent(in) :: comm
     integer, intent(in) :: c
+    logical, intent(in) :: weighted_graph
     integer, parameter :: block = 3, gap = 2
     integer :: indegree, outdegree, k, e, collective, form, call_id, index
     integer, allocatable :: ins(:), outs(:), in_weights(:), out_weights(:), gather_counts(:)
@@ -130,6 +131,7 @@ contains
 #endif
 
     call MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted, ierr)
+    call check(weighted .eqv. weighted_graph, 'weighted or MPI_UNWEIGHTED')
     allocate(ins(indegree), outs(outdegree), in_weights(indegree), out_weights(outdegree))
     call MPI_Dist_graph_neighbors(comm, indegree, ins, in_weights, outdegree, outs, out_weights, ierr)
     allocate(send(outdegree * (block + gap) + 1), recv(indegree * (block + gap) + 1), &
