@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ gfortran make pkg-config
   libopenmpi-dev openmpi-bin libmpich-dev mpich
   libhwloc-dev libmetis-dev libgtest-dev googletest
   gnuplot-nox

@@ -42,13 +42,28 @@ function(nbrcomb_add_mpi_test)
   # As an application links it: after the code that calls MPI (the linker keeps a library only
   # if something before it needs it) and before libmpi, so its MPI_* definitions win.
   target_link_libraries(${arg_NAME} PRIVATE ${arg_NAME}_objects nbrcomb_mpi_testing nbrcomb)
-  set(modes relink)
+  nbrcomb_add_mpi_runs(NAME ${arg_NAME} MODE relink TARGET ${arg_NAME} RANKS ${arg_RANKS} ENV ${arg_ENV})
 
   if(NOT NBRCOMB_SANITIZE)
     add_executable(${arg_NAME}_preload)
     target_link_libraries(${arg_NAME}_preload PRIVATE ${arg_NAME}_objects)
     add_dependencies(${arg_NAME}_preload nbrcomb)
-    list(APPEND modes preload)
+    nbrcomb_add_mpi_runs(NAME ${arg_NAME} MODE preload TARGET ${arg_NAME}_preload RANKS ${arg_RANKS} ENV ${arg_ENV})
+  endif()
+endfunction()
+
+# nbrcomb_add_mpi_runs(NAME <name> MODE <relink|preload|native> TARGET <program> RANKS <p>...
+#                      [ENV <VAR=value>...] [ARGS <argument>...])
+#
+# Registers <name>.<p>ranks.<mode>: TARGET with ARGS under mpiexec at p ranks, labelled mpi and
+# MODE. In preload mode the ranks preload libnbrcomb; relink and native programs run as they are.
+# Rank counts are left out as for nbrcomb_add_mpi_test.
+function(nbrcomb_add_mpi_runs)
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;MODE;TARGET" "RANKS;ENV;ARGS")
+  if(NOT arg_NAME OR NOT arg_MODE MATCHES "^(relink|preload|native)$" OR NOT arg_TARGET OR NOT arg_RANKS OR
+     arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "usage: nbrcomb_add_mpi_runs(NAME <name> MODE <relink|preload|native> TARGET <program> "
+                        "RANKS <p>... [ENV <VAR=value>...] [ARGS <argument>...])")
   endif()
 
   # Open MPI refuses root and more ranks than cores without these; ENV goes to mpiexec, which
@@ -59,39 +74,35 @@ function(nbrcomb_add_mpi_test)
     list(APPEND environment ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1)
   endif()
   # LD_PRELOAD reaches the ranks only, never mpiexec itself.
+  set(mode_flags)
   if(NBRCOMB_MPI_IS_OPEN_MPI)
     set(oversubscribe --oversubscribe)
-    set(preload_flags -x LD_PRELOAD=$<TARGET_FILE:nbrcomb>)
+    if(arg_MODE STREQUAL "preload")
+      set(mode_flags -x LD_PRELOAD=$<TARGET_FILE:nbrcomb>)
+    endif()
   else()
     set(oversubscribe)
-    set(preload_flags -genv LD_PRELOAD $<TARGET_FILE:nbrcomb>)
+    if(arg_MODE STREQUAL "preload")
+      set(mode_flags -genv LD_PRELOAD $<TARGET_FILE:nbrcomb>)
+    endif()
   endif()
 
   foreach(ranks IN LISTS arg_RANKS)
     if(NBRCOMB_MPI_TEST_MAX_RANKS GREATER 0 AND ranks GREATER NBRCOMB_MPI_TEST_MAX_RANKS)
       continue()
     endif()
-    foreach(mode IN LISTS modes)
-      if(mode STREQUAL "preload" AND NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS GREATER 0 AND
-         ranks GREATER NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS)
-        continue()
-      endif()
-      set(test ${arg_NAME}.${ranks}ranks.${mode})
-      if(mode STREQUAL "preload")
-        set(executable ${arg_NAME}_preload)
-        set(mode_flags ${preload_flags})
-      else()
-        set(executable ${arg_NAME})
-        set(mode_flags)
-      endif()
-      add_test(NAME ${test}
-        COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${oversubscribe} ${mode_flags}
-                ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${executable}> ${MPIEXEC_POSTFLAGS})
-      set_tests_properties(${test} PROPERTIES
-        ENVIRONMENT "${environment}"
-        TIMEOUT ${NBRCOMB_MPI_TEST_TIMEOUT}
-        PROCESSORS ${ranks}
-        LABELS "mpi;${mode}")
-    endforeach()
+    if(arg_MODE STREQUAL "preload" AND NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS GREATER 0 AND
+       ranks GREATER NBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS)
+      continue()
+    endif()
+    set(test ${arg_NAME}.${ranks}ranks.${arg_MODE})
+    add_test(NAME ${test}
+      COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks} ${oversubscribe} ${mode_flags}
+              ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${arg_TARGET}> ${MPIEXEC_POSTFLAGS} ${arg_ARGS})
+    set_tests_properties(${test} PROPERTIES
+      ENVIRONMENT "${environment}"
+      TIMEOUT ${NBRCOMB_MPI_TEST_TIMEOUT}
+      PROCESSORS ${ranks}
+      LABELS "mpi;${arg_MODE}")
   endforeach()
 endfunction()
