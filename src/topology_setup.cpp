@@ -10,6 +10,7 @@
 #include "src/mpi_transport.h"
 #include "src/progressing_wait.h"
 #include "src/topo_state.h"
+#include "src/topology_neighbors.h"
 
 #include <algorithm>
 
@@ -39,8 +40,14 @@ std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     topology->weighted = vertex.weighted;
     topology->source_weights = std::move(vertex.source_weights);
     topology->destination_weights = std::move(vertex.destination_weights);
+    // Only Cartesian topologies have blocks without edges, and all their processes know the
+    // dimensions: they decide alike without a word. MPICH's trouble with repeated edges is not theirs.
+    topology->blocks = std::move(vertex.blocks);
+    const bool cartesian = topology->blocks.has_value();
     if constexpr (!mpi_right_on_repeated_edges)
-        topology->native_unreliable = edges_repeat_anywhere(comm, topology->graph);
+        topology->native_unreliable = !cartesian && edges_repeat_anywhere(comm, topology->graph);
+    if constexpr (!mpi_nonblocking_right_on_neighbors_twice)
+        topology->native_nonblocking_unreliable = cartesian && has_neighbors_twice(comm);
     return topology;
 }
 
