@@ -90,8 +90,8 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
 }
 
 // Whether the MPI's own collective gives the call's results: an MPI without neighborhood
-// collectives has none, MPICH 4.0 gets alltoallw and repeated edges wrong, and Open MPI 4.1's
-// nonblocking ones a process twice a Cartesian neighbor.
+// collectives has none, MPICH 4.0 gets alltoallw, repeated edges and Cartesian neighbors twice
+// wrong, and Open MPI 4.1's nonblocking ones Cartesian neighbors twice.
 bool native_reliable(Collective collective, Form form, const Topology& topology) {
     if constexpr (!mpi_has_topologies) return false;
     if (form == Form::nonblocking && topology.native_nonblocking_unreliable) return false;

@@ -39,11 +39,11 @@ struct Topology {
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
     std::optional<EdgeBlocks> blocks;  // Cartesian: which call block each edge is; none: edge i is block i
-    // The MPI's own collectives get this graph wrong (repeated edges on MPICH 4.0): the library
-    // runs every call, natively routed ones with its one message per edge.
+    // The MPI's own collectives get this graph wrong (repeated edges, and Cartesian neighbors
+    // twice, on MPICH 4.0): the library runs every call, natively routed ones with its one
+    // message per edge.
     bool native_unreliable = false;
-    // The same for the nonblocking ones only (Open MPI 4.1 on a process twice a neighbor in a
-    // periodic dimension).
+    // The same for the nonblocking ones (also Open MPI 4.1's, on Cartesian neighbors twice).
     bool native_nonblocking_unreliable = false;
     Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
     Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
