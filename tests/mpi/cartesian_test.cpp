@@ -1,7 +1,8 @@
 // Neighborhood collectives on Cartesian (MPI_Cart_create, MPI_Cart_sub) and graph
 // (MPI_Graph_create) communicators give native results byte for byte, in every form, in the
 // neighbor order of MPI-4.1 §8.6: MPI_PROC_NULL neighbors send and receive nothing, and where a
-// periodic dimension has 1 or 2 processes send block s still meets receive block s^1. These
+// periodic dimension has 1 or 2 processes send block s still meets receive block s^1 (where
+// native MPI is known wrong there, as MPICH 4.0 is, the harness's reference stands in). These
 // constructors take no hints, so the environment sets the mode: CTest runs this once with
 // NBRCOMB_MODE=pairs and NBRCOMB_THETA=1 (the library's schedules on every call) and once in
 // auto mode with NBRCOMB_LAZY=1 (Phase 1 in the first call, then trials and decisions).
@@ -14,10 +15,11 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace nbrcomb::test;
