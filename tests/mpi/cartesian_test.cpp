@@ -179,6 +179,38 @@ INSTANTIATE_TEST_SUITE_P(Forms, RingsAndLines,
                                     name_of(std::get<1>(info.param));
                          });
 
+// The send block of an end's MPI_PROC_NULL neighbor lies far outside any memory of the process:
+// reading it would crash.
+TEST(CartesianLine, send_blocks_of_missing_neighbors_are_not_read) {
+    const int rank = rank_of(MPI_COMM_WORLD), size = size_of(MPI_COMM_WORLD);
+    const Comm comm = cartesian({size}, {0});
+    ASSERT_TRUE(expect_library_loaded());
+    constexpr int far = 1 << 30;  // ints: 4 GiB past the buffer
+    const int send[2] = {10 * rank, 10 * rank + 1};
+    const int counts[2] = {1, 1}, recv_displs[2] = {0, 1};
+    const int send_displs[2] = {rank > 0 ? 0 : far, rank < size - 1 ? 1 : far};
+    for (const bool blocking : {true, false}) {
+        constexpr int untouched = -7;
+        int recv[2] = {untouched, untouched};
+        if (blocking) {
+            ASSERT_EQ(
+                MPI_Neighbor_alltoallv(send, counts, send_displs, MPI_INT, recv, counts, recv_displs, MPI_INT, comm),
+                MPI_SUCCESS);
+        } else {
+            MPI_Request request = MPI_REQUEST_NULL;
+            ASSERT_EQ(MPI_Ineighbor_alltoallv(send, counts, send_displs, MPI_INT, recv, counts, recv_displs, MPI_INT,
+                                              comm, &request),
+                      MPI_SUCCESS);
+            ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        }
+        const int expected[2] = {rank > 0 ? 10 * (rank - 1) + 1 : untouched,
+                                 rank < size - 1 ? 10 * (rank + 1) : untouched};
+        expect_all_ranks(recv[0] == expected[0] && recv[1] == expected[1],
+                         std::string(blocking ? "blocking" : "nonblocking") + ": received " + std::to_string(recv[0]) +
+                             ", " + std::to_string(recv[1]));
+    }
+}
+
 // Collective over MPI_COMM_WORLD: a graph topology with out[r] as the neighbors of rank r.
 Comm graph_topology(const std::vector<std::vector<int>>& out) {
     std::vector<int> index, edges;
