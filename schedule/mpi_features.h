@@ -24,6 +24,17 @@ inline constexpr bool mpi_calls_predefined_error_handlers = true;
 inline constexpr bool mpi_has_scalable_nonblocking_collectives = true;
 #endif
 
+// Between Cartesian neighbors send block s meets receive block s^1 (MPI-4.1 §8.6), which
+// matters where a process is another's -1 and +1 neighbor at once (a periodic dimension of 1 or 2
+// processes). Open MPI 4.1's blocking neighborhood collectives get it right; its nonblocking ones
+// (libnbc) pair such blocks in list order, and MPICH 4.0 misplaces them with some types and counts.
+#ifdef OPEN_MPI
+inline constexpr bool mpi_right_on_neighbors_twice = true;
+#else
+inline constexpr bool mpi_right_on_neighbors_twice = false;
+#endif
+inline constexpr bool mpi_nonblocking_right_on_neighbors_twice = false;
+
 #ifdef MPICH_VERSION
 inline constexpr bool mpi_right_on_repeated_edges = false;
 inline constexpr bool mpi_right_on_alltoallw = false;

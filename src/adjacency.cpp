@@ -2,6 +2,7 @@
 
 #include "schedule/mpi_features.h"
 #include "src/emulated_graph.h"
+#include "src/topology_neighbors.h"
 
 #include <algorithm>
 
@@ -17,10 +18,14 @@ const int* weights_argument(const Adjacency& vertex, const std::vector<int>& wei
 
 }  // namespace
 
-Adjacency read_adjacency(MPI_Comm dist_graph) {
-    if constexpr (!mpi_has_topologies) return *emulated_vertex(dist_graph);
+Adjacency read_adjacency(MPI_Comm comm) {
+    if constexpr (!mpi_has_topologies) return *emulated_vertex(comm);
+    int kind = MPI_UNDEFINED;
+    PMPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART) return cartesian_adjacency(comm);
+    if (kind == MPI_GRAPH) return graph_adjacency(comm);
     int indegree = 0, outdegree = 0, weighted = 0;
-    PMPI_Dist_graph_neighbors_count(dist_graph, &indegree, &outdegree, &weighted);
+    PMPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
     Adjacency vertex;
     vertex.weighted = weighted != 0;
     // Arrays of at least one element: some MPIs reject NULL for a zero degree.
@@ -28,7 +33,7 @@ Adjacency read_adjacency(MPI_Comm dist_graph) {
     vertex.source_weights.resize(vertex.sources.size());
     vertex.destinations.resize(static_cast<std::size_t>(std::max(outdegree, 1)));
     vertex.destination_weights.resize(vertex.destinations.size());
-    PMPI_Dist_graph_neighbors(dist_graph, indegree, vertex.sources.data(), vertex.source_weights.data(), outdegree,
+    PMPI_Dist_graph_neighbors(comm, indegree, vertex.sources.data(), vertex.source_weights.data(), outdegree,
                               vertex.destinations.data(), vertex.destination_weights.data());
     vertex.sources.resize(static_cast<std::size_t>(indegree));
     vertex.destinations.resize(static_cast<std::size_t>(outdegree));

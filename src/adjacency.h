@@ -4,9 +4,20 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <vector>
 
 namespace nbrcomb::detail {
+
+// Where a vertex's edges are not its call blocks one for one (Cartesian topologies,
+// topology_neighbors.h): the block of every edge in the buffers of a neighborhood collective,
+// and how many blocks each side has, MPI_PROC_NULL neighbors' included.
+struct EdgeBlocks {
+    std::vector<int> of_source;       // sources[i] is the edge of receive block of_source[i]
+    std::vector<int> of_destination;  // destinations[j] is the edge of send block of_destination[j]
+    int receive = 0;
+    int send = 0;
+};
 
 struct Adjacency {
     std::vector<int> sources;
@@ -14,10 +25,11 @@ struct Adjacency {
     std::vector<int> destinations;
     std::vector<int> destination_weights;
     bool weighted = false;
+    std::optional<EdgeBlocks> blocks;  // none: edge i is block i
 };
 
-// The calling process's vertex of a distributed-graph communicator.
-Adjacency read_adjacency(MPI_Comm dist_graph);
+// The calling process's vertex of a distributed-graph, Cartesian or graph communicator.
+Adjacency read_adjacency(MPI_Comm comm);
 
 // MPI_Dist_graph_create_adjacent over comm with reorder = 0, the calling process taking vertex.
 int create_adjacent(MPI_Comm comm, const Adjacency& vertex, MPI_Info info, MPI_Comm* dist_graph);

@@ -25,4 +25,12 @@ int neighbor_count(MPI_Comm comm, Side side) {
     return 0;
 }
 
+int cartesian_dimensions(MPI_Comm comm) {
+    int topology = MPI_UNDEFINED, dimensions = 0;
+    if (comm == MPI_COMM_NULL) return 0;
+    PMPI_Topo_test(comm, &topology);
+    if (topology == MPI_CART) PMPI_Cartdim_get(comm, &dimensions);
+    return dimensions;
+}
+
 }  // namespace nbrcomb::detail::fortran

@@ -130,6 +130,40 @@ private:
     int c_;
 };
 
+// How long an array argument is: the value of the argument at index, or the number of dimensions
+// of the Cartesian communicator at index (0 for any other, whose error the C function reports).
+template <std::size_t index>
+struct ValueOf {
+    template <class Args>
+    static int of(const Args& all) {
+        return value_at<index>(all);
+    }
+};
+int cartesian_dimensions(MPI_Comm comm);
+template <std::size_t index>
+struct DimensionsOf {
+    template <class Args>
+    static int of(const Args& all) {
+        return cartesian_dimensions(comm_f2c(value_at<index>(all)));
+    }
+};
+
+// An array of LOGICALs, as long as Length says (MPI_Cart_create's periods, MPI_Cart_sub's
+// remain_dims), as the C function's ints.
+template <class Length>
+class Logicals : public NothingToWriteBack {
+public:
+    using Fortran = MPI_Fint*;
+    template <class Args>
+    Logicals(Fortran values, const Args& all) {
+        for (int i = 0; i < Length::of(all); ++i) c_.push_back(values[i] != 0);
+    }
+    const int* c() const { return c_.data(); }
+
+private:
+    std::vector<int> c_;
+};
+
 // A handle the C function takes by value.
 template <auto f2c>
 class Handle : public NothingToWriteBack {

@@ -8,6 +8,7 @@
 #include "src/environment.h"
 #include "src/error_handler.h"
 #include "src/mapping_log.h"
+#include "src/topology_neighbors.h"
 #include "src/topology_setup.h"
 
 #include <exception>
@@ -228,6 +229,23 @@ bool native_only(MPI_Comm comm_old) {
     return (mpi_has_topologies && environment_config().mode == NBRCOMB_MODE_OFF) || comm_old == MPI_COMM_NULL;
 }
 
+// A Cartesian or graph constructor: native, then the library's state on the new communicator
+// where manageable() says the library can run its neighborhood collectives. Where the MPI has no
+// neighborhood collectives (SMPI), the library leaves these topologies alone.
+template <class Native, class Manageable>
+int topology_through_library(const char* name, MPI_Comm comm_old, MPI_Comm* comm_topo, Native native,
+                             Manageable manageable) {
+    if (native_only(comm_old) || !mpi_has_topologies) return native();
+    return guarded(name, comm_old, [&] {
+        const Construction construction(comm_old, MPI_INFO_NULL);
+        const int err = native();
+        if (err != MPI_SUCCESS || !manageable()) return err;
+        return construction.finish(err, comm_topo);
+    });
+}
+
+bool always() { return true; }
+
 }  // namespace
 
 int create_adjacent_graph(const AdjacentGraphArgs& args, MPI_Comm* comm_dist_graph) {
@@ -240,6 +258,27 @@ int create_general_graph(const GeneralGraphArgs& args, MPI_Comm* comm_dist_graph
     if (native_only(args.comm_old)) return native(args, args.reorder, comm_dist_graph);
     return guarded("MPI_Dist_graph_create", args.comm_old,
                    [&] { return general_through_library(args, comm_dist_graph); });
+}
+
+int create_cartesian(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                     MPI_Comm* comm_cart) {
+    return topology_through_library(
+        "MPI_Cart_create", comm_old, comm_cart,
+        [&] { return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart); }, always);
+}
+
+int create_cartesian_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+    return topology_through_library(
+        "MPI_Cart_sub", comm, newcomm, [&] { return PMPI_Cart_sub(comm, remain_dims, newcomm); }, always);
+}
+
+int create_graph(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                 MPI_Comm* comm_graph) {
+    // The arguments are valid, and the same on every process, once the native constructor took them.
+    return topology_through_library(
+        "MPI_Graph_create", comm_old, comm_graph,
+        [&] { return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph); },
+        [&] { return symmetric_graph(nnodes, index, edges); });
 }
 
 }  // namespace nbrcomb::detail

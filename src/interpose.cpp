@@ -47,6 +47,20 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
                                 comm_dist_graph);
 }
 
+NBRCOMB_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                                   MPI_Comm* comm_cart) {
+    return create_cartesian(comm_old, ndims, dims, periods, reorder, comm_cart);
+}
+
+NBRCOMB_EXPORT int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+    return create_cartesian_sub(comm, remain_dims, newcomm);
+}
+
+NBRCOMB_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                                    MPI_Comm* comm_graph) {
+    return create_graph(comm_old, nnodes, index, edges, reorder, comm_graph);
+}
+
 // Blocking.
 
 NBRCOMB_EXPORT int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

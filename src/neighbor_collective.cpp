@@ -39,12 +39,24 @@ struct PreparedCall {
     bool timed() const { return ticket.shape >= 0; }
 };
 
+// The blocks of topology's edges on one side of the call, in edge order; the blocks of
+// MPI_PROC_NULL neighbors, which have no edge, left out.
+std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, Space space) {
+    const bool send = space == Space::send;
+    std::vector<Block> blocks = side_blocks(side, send ? topology.outdegree() : topology.indegree(), space);
+    if (!topology.blocks) return blocks;
+    std::vector<Block> of_edges;
+    for (const int block : send ? topology.blocks->of_destination : topology.blocks->of_source)
+        of_edges.push_back(blocks[static_cast<std::size_t>(block)]);
+    return of_edges;
+}
+
 // What native MPI sends for the call: the schedule knows; with reorder=1 also the bytes between
 // nodes, which needs the blocks.
 NativeTraffic native_traffic(const Schedule& schedule, const CallArgs& args, const Topology& topology) {
     NativeTraffic traffic{.messages = schedule.native_messages, .bytes = schedule.native_bytes};
     if (topology.internode_before.empty()) return traffic;
-    const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
+    const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
     for (std::size_t j = 0; j < send_blocks.size(); ++j) {
         const std::size_t bytes = send_blocks[j].bytes;
         if (topology.internode_before[j]) traffic.internode_bytes_before += bytes;
@@ -66,8 +78,8 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
     if (std::shared_ptr<const Schedule> found = state.schedules.find(key)) return found;
 
     const double start = PMPI_Wtime();
-    const std::vector<Block> send_blocks = side_blocks(args.send, topology.outdegree(), Space::send);
-    const std::vector<Block> recv_blocks = side_blocks(args.recv, topology.indegree(), Space::recv);
+    const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
+    const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
     const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
     std::shared_ptr<const Schedule> built = state.schedules.insert(
         key, build_schedule(topology.graph, combined ? topology.pattern : topology.direct_pattern, blocks));
@@ -78,9 +90,11 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
 }
 
 // Whether the MPI's own collective gives the call's results: an MPI without neighborhood
-// collectives has none, and MPICH 4.0 gets alltoallw and repeated edges wrong.
-bool native_reliable(Collective collective, const Topology& topology) {
+// collectives has none, MPICH 4.0 gets alltoallw, repeated edges and Cartesian neighbors twice
+// wrong, and Open MPI 4.1's nonblocking ones Cartesian neighbors twice.
+bool native_reliable(Collective collective, Form form, const Topology& topology) {
     if constexpr (!mpi_has_topologies) return false;
+    if (form == Form::nonblocking && topology.native_nonblocking_unreliable) return false;
     return !topology.native_unreliable && (mpi_right_on_alltoallw || collective != Collective::alltoallw);
 }
 
@@ -99,7 +113,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     TopoState& state = **shared;
     const Choice choice = route_call(args.comm, state, args, form);
     const Topology& topology = *state.topology;
-    const bool reliable = native_reliable(args.collective, topology);
+    const bool reliable = native_reliable(args.collective, form, topology);
     // Where the MPI's own collective is missing or wrong, the native side is the library's one
     // message per edge.
     call.route = !reliable && choice.route == Route::native ? Route::reference : choice.route;
@@ -108,7 +122,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
     if (reliable && runs_natively(call, form)) {
         ++state.stats.native_calls;
-        state.stats.native_call_messages += static_cast<unsigned long long>(topology.outdegree());
+        state.stats.native_call_messages += topology.graph.destinations.size();
         return MPI_SUCCESS;
     }
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
@@ -146,8 +160,8 @@ int timed(const PreparedCall& call, TopoState* state, Run run) {
 // Auto mode: both ways of a persistent collective, and what routes its starts.
 PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     const std::shared_ptr<const Topology> topology = state.topology;
-    auto send = side_blocks(args.send, topology->outdegree(), Space::send);
-    auto recv = side_blocks(args.recv, topology->indegree(), Space::recv);
+    auto send = edge_blocks(args.send, *topology, Space::send);
+    auto recv = edge_blocks(args.recv, *topology, Space::recv);
     const bool same = args.send.layout == Layout::same;
     return {cached_schedule(args, state, {Route::reference, SIZE_MAX, {}}),
             [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {

@@ -1,4 +1,4 @@
-// What the library keeps for one distributed-graph communicator, cached on it as an MPI
+// What the library keeps for one topology communicator, cached on it as an MPI
 // attribute: released by the attribute's delete callback, given to duplicates by its copy
 // callback. Operations still in flight when the communicator is freed hold it until they end.
 #pragma once
@@ -6,12 +6,14 @@
 #include "nbrcomb/nbrcomb.h"
 #include "pattern/pattern.h"
 #include "schedule/schedule_cache.h"
+#include "src/adjacency.h"
 #include "src/auto_tuner.h"
 #include "src/config.h"
 
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -27,17 +29,22 @@ struct OperationPool {
     std::vector<std::shared_ptr<Operation>> idle;
 };
 
-// The graph as MPI_Dist_graph_neighbors returns it and the pattern built for it; shared by a
-// communicator and its duplicates.
+// The graph as MPI_Dist_graph_neighbors returns it (or as topology_neighbors.h makes it of a
+// Cartesian or graph topology) and the pattern built for it; shared by a communicator and its
+// duplicates.
 struct Topology {
     int size = 0;
     LocalGraph graph;
     bool weighted = false;
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
-    // The MPI's own collectives get this graph wrong (repeated edges on MPICH 4.0): the library
-    // runs every call, natively routed ones with its one message per edge.
+    std::optional<EdgeBlocks> blocks;  // Cartesian: which call block each edge is; none: edge i is block i
+    // The MPI's own collectives get this graph wrong (repeated edges, and Cartesian neighbors
+    // twice, on MPICH 4.0): the library runs every call, natively routed ones with its one
+    // message per edge.
     bool native_unreliable = false;
+    // The same for the nonblocking ones (also Open MPI 4.1's, on Cartesian neighbors twice).
+    bool native_nonblocking_unreliable = false;
     Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
     Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
     std::vector<int> emulated_nodes;  // reorder=1: the node of every new rank, for the topology-aware mode
@@ -46,8 +53,9 @@ struct Topology {
     std::vector<bool> internode_before;
     std::vector<bool> internode_after;
 
-    int indegree() const { return static_cast<int>(graph.sources.size()); }
-    int outdegree() const { return static_cast<int>(graph.destinations.size()); }
+    // Blocks per side of a call, one per neighbor, MPI_PROC_NULL ones included.
+    int indegree() const { return blocks ? blocks->receive : static_cast<int>(graph.sources.size()); }
+    int outdegree() const { return blocks ? blocks->send : static_cast<int>(graph.destinations.size()); }
 };
 
 struct TopoState {

@@ -10,6 +10,7 @@
 #include "src/mpi_transport.h"
 #include "src/progressing_wait.h"
 #include "src/topo_state.h"
+#include "src/topology_neighbors.h"
 
 #include <algorithm>
 
@@ -39,8 +40,16 @@ std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     topology->weighted = vertex.weighted;
     topology->source_weights = std::move(vertex.source_weights);
     topology->destination_weights = std::move(vertex.destination_weights);
-    if constexpr (!mpi_right_on_repeated_edges)
+    // Only Cartesian topologies have blocks without edges. All their processes know the
+    // dimensions, so they decide alike without a word; their repeated edges are neighbors twice.
+    topology->blocks = std::move(vertex.blocks);
+    if (topology->blocks) {
+        const bool twice = has_neighbors_twice(comm);
+        topology->native_unreliable = twice && !mpi_right_on_neighbors_twice;
+        topology->native_nonblocking_unreliable = twice && !mpi_nonblocking_right_on_neighbors_twice;
+    } else if constexpr (!mpi_right_on_repeated_edges) {
         topology->native_unreliable = edges_repeat_anywhere(comm, topology->graph);
+    }
     return topology;
 }
 

@@ -1,4 +1,5 @@
-// Takes a new distributed-graph communicator under the library's management.
+// Takes a new topology communicator (distributed graph, Cartesian, graph) under the library's
+// management.
 #pragma once
 
 #include "mapping/renumbering.h"

@@ -1,6 +1,7 @@
 ! The five neighborhood collectives from Fortran, blocking and nonblocking, on distributed graphs
 ! built unweighted and weighted with MPI_Dist_graph_create_adjacent and with MPI_Dist_graph_create;
-! with an MPI-4 MPI (-DNBRCOMB_MPI_4) also a persistent alltoallv, started twice.
+! with an MPI-4 MPI (-DNBRCOMB_MPI_4) also a persistent alltoallv, started twice. Then an alltoall
+! on a Cartesian ring made by MPI_Cart_create and MPI_Cart_sub.
 ! Every value received is compared with the one its sender put in, computed here from the
 ! sender, the receiver and the element, so a run natively and one through the library check the
 ! same thing. With the argument "library", the library must have run every call.
@@ -44,7 +45,8 @@ program neighbor_collectives
 #endif
   integer :: ierr, rank, nprocs, k, form
   integer, allocatable :: sources(:), destinations(:), weights(:)
-  HANDLE(MPI_Comm) :: graph
+  HANDLE(MPI_Comm) :: graph, grid, ring
+  integer :: left, right, cart_send(2), cart_recv(2)
   logical :: through_library
   character(len=16) :: argument
 
@@ -81,6 +83,25 @@ program neighbor_collectives
     end if
     call MPI_Comm_free(graph, ierr)
   end do
+
+  ! A Cartesian ring: a grid of nprocs x 1, periodic in its first dimension, reduced to that
+  ! dimension by MPI_Cart_sub (ranks kept). The neighbors are the -1, then the +1 one; what goes to
+  ! the -1 neighbor arrives in its +1 block, also where both are one process (1 or 2 ranks).
+  call MPI_Cart_create(MPI_COMM_WORLD, 2, [nprocs, 1], [.true., .false.], .false., grid, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Cart_create')
+  call MPI_Cart_sub(grid, [.true., .false.], ring, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Cart_sub')
+  left = mod(rank - 1 + nprocs, nprocs)
+  right = mod(rank + 1, nprocs)
+  cart_send = [1000 * rank, 1000 * rank + 1]
+  call MPI_Neighbor_alltoall(cart_send, 1, MPI_INTEGER, cart_recv, 1, MPI_INTEGER, ring, ierr)
+  call check(ierr == MPI_SUCCESS, 'Cartesian alltoall')
+  call check(cart_recv(1) == 1000 * left + 1 .and. cart_recv(2) == 1000 * right, 'Cartesian ring blocks')
+  if (through_library) then
+    call check(library_calls(HANDLE_VALUE(ring)) == 1, 'library calls on the Cartesian ring')
+  end if
+  call MPI_Comm_free(ring, ierr)
+  call MPI_Comm_free(grid, ierr)
 
   call MPI_Finalize(ierr)
   if (rank == 0) print '(a)', 'neighbor_collectives: all values as sent'

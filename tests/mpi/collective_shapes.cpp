@@ -48,7 +48,7 @@ std::vector<Shape> shapes_for(Collective collective, const TypeCatalog& catalog)
     return shapes;
 }
 
-void expect_every_shape_matches_native(MPI_Comm comm, Form form, bool large_count) {
+void expect_every_shape_matches_native(MPI_Comm comm, Form form, Expect expect, bool large_count) {
     const TypeCatalog catalog;
     for (const Collective collective : all_collectives) {
         std::vector<Check> checks;
@@ -58,7 +58,7 @@ void expect_every_shape_matches_native(MPI_Comm comm, Form form, bool large_coun
             call.large_count = large_count;
             checks.push_back({std::move(call), shape.describe()});
         }
-        expect_matches_native(checks);
+        expect_matches_native(checks, expect);
     }
 }
 

@@ -119,31 +119,6 @@ void expect_native(MPI_Comm comm, std::string_view what) {
     expect_all_collectives_match_native(comm, catalog, varying_ints(catalog), what, Expect::native_runs);
 }
 
-TEST(Communicator, cartesian_communicator_stays_native) {
-    std::array<int, 2> dims{0, 0};
-    MPI_Dims_create(size_of(MPI_COMM_WORLD), 2, dims.data());
-    // Periodic only where that repeats no neighbor: MPI matches repeated Cartesian neighbors
-    // by direction, not in list order as make_call assumes.
-    const std::array<int, 2> periods{dims[0] > 2, dims[1] > 2};
-    MPI_Comm cart = MPI_COMM_NULL;
-    MPI_Cart_create(MPI_COMM_WORLD, 2, dims.data(), periods.data(), 0, &cart);
-    expect_native(Comm(cart), "Cartesian");
-}
-
-TEST(Communicator, graph_communicator_stays_native) {
-    // A ring in both directions, given as MPI_Graph_create's index and edges arrays.
-    const int size = size_of(MPI_COMM_WORLD);
-    std::vector<int> index, edges;
-    for (int r = 0; r < size; ++r) {
-        edges.push_back((r + size - 1) % size);
-        edges.push_back((r + 1) % size);
-        index.push_back(static_cast<int>(edges.size()));
-    }
-    MPI_Comm graph = MPI_COMM_NULL;
-    MPI_Graph_create(MPI_COMM_WORLD, size, index.data(), edges.data(), 0, &graph);
-    expect_native(Comm(graph), "graph");
-}
-
 TEST(Communicator, mode_off_hint_leaves_the_communicator_native) {
     const Comm comm = create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 13),
                                         {.hints = {{"nbrcomb_mode", "off"}}});

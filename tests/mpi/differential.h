@@ -63,6 +63,7 @@ struct Call {
     std::vector<std::byte> send_bytes;  // data to send; empty when same_buffer
     std::vector<std::byte> recv_bytes;  // sentinels (and, when same_buffer, the data to send)
     std::vector<int> sources, destinations;
+    std::vector<int> source_edges, destination_edges;  // which edge between its ends each block is (Neighborhood)
 };
 
 // How make_call shapes a call.

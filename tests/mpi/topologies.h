@@ -99,10 +99,15 @@ Comm create_dist_graph(MPI_Comm base, const Digraph& graph, const TopologyOption
 MPI_Info make_info(const Hints& hints);
 
 // The neighbors of the calling process in the order the neighborhood collectives use, as the
-// communicator reports them (distributed graph, Cartesian or graph); empty for other kinds.
+// communicator reports them (distributed graph, Cartesian or graph); empty for other kinds. For
+// every block, which of the edges between its two ends it is, a number both ends give the edge:
+// on a Cartesian topology the sender's block (send block s meets receive block s^1, MPI-4.1
+// §8.6), elsewhere which repeat of the edge it is (occurrence_indices).
 struct Neighborhood {
     std::vector<int> sources;
     std::vector<int> destinations;
+    std::vector<int> source_edges;
+    std::vector<int> destination_edges;
 };
 Neighborhood neighborhood_of(MPI_Comm comm);
 
