@@ -624,8 +624,9 @@ def smpi_section(rows, csv_name, figures, figure_dir_rel):
            "for every variant); times are simulated, the median of 5 timed calls after 2 untimed ones (auto mode: "
            "52, past its lazy Phase 1 and its trial), the slowest process counting. SMPI has no neighborhood "
            "collectives, so `direct` — the library's one message per edge, what Open MPI and MPICH send — is "
-           "the baseline; every cell reads *latency (ratio to direct)*. `pairs:aware` counts friends only "
-           "within a node.\n",
+           "the baseline; every cell reads *latency (ratio to direct)*, the ratio to the `direct` communicator of "
+           "the same simulation (`direct` itself varies by up to 3 % between simulations, with the communicators "
+           "set up beside it). `pairs:aware` counts friends only within a node.\n",
            f"{len(rows)} experiments at {', '.join(map(str, counts))} processes; {valid} received exactly what "
            f"MPI prescribes (`valid` = 1). Data: `{csv_name}`.\n"]
     out.extend(f"![SMPI: {name[5:-4]}]({figure_dir_rel}{name})\n" for name in sorted(figures))

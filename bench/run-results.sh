@@ -14,7 +14,7 @@
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands,
 #      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
-#      separate run of about a quarter of an hour, on one core) and their figures.
+#      separate run of about an hour and a half, on one core) and their figures.
 #
 #   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then

@@ -11,7 +11,7 @@
 # calls (the slowest process counts); message_ratio is messages per call over direct's;
 # pattern_seconds is Phase 1 on the slowest process (simulated); valid is 1 where the data
 # received are what MPI prescribes. --quick: 256 processes of Moore (2,2), 4 B allgather, a few
-# minutes; the full run about a quarter of an hour. Progress goes to standard error.
+# minutes; the full run about an hour and a half. Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -72,10 +72,15 @@ if [[ $quick -eq 1 ]]; then
   exit
 fi
 
-# A small part of seed 000's set, what a quarter of an hour of one core simulates: Moore (2,2) at
-# 1024 processes (9 minutes), Moore (2,1), (2,2), (3,1) at 256. Larger blocks load the shared
-# NICs with thousands of concurrent flows; random graphs and groups' Phase 1 at 1024 processes
-# take many minutes per communicator (README.md, section 6).
+# A part of seed 000's set, what an hour and a half of one core simulates: Moore (2,2) at 1024
+# processes (most of it the setup of the communicators: SMPI's every new communicator runs a ring
+# allgather over all processes), Moore (2,1), (2,2), (3,1) and random graphs of densities 0.05
+# and 0.2 at 256. Larger blocks load the shared NICs with thousands of concurrent flows; random
+# graphs' Phase 1 at 1024 processes takes many minutes per communicator (README.md, section 6).
 measure 1024 moore:2:2 allgather blocking 4 pairs,pairs:aware
+measure 1024 moore:2:2 allgather blocking 4 groups:4
+measure 1024 moore:2:2 allgather blocking 4 auto
 measure 256 moore:2:1,moore:2:2,moore:3:1 allgather blocking 4,1024 pairs,groups:4,pairs:aware
 measure 256 moore:2:2 allgather blocking 4 auto
+measure 256 er:0.05,er:0.2 allgather blocking 4 pairs,groups:4,pairs:aware
+measure 256 er:0.2 allgather blocking 4 auto
