@@ -848,8 +848,9 @@ def main():
         out.append("What a user who preloads the library and sets nothing gets: the `auto` variant with the "
                    "library's defaults (Θ = 4, Phase 1 at the 32nd call, a trial of each call shape), beside native "
                    "MPI, on every topology of the full sweep, every collective, the sizes from 4 B to 64 KiB and "
-                   "the forms the MPI has. `cart:2` is a Cartesian communicator, which this version leaves to the "
-                   "MPI. A shape's trial and Phase 1 fall in the first run of its experiments and show in its "
+                   "the forms the MPI has. `cart:2`, a Cartesian communicator, is measured natively only (nbrbench's "
+                   "variants travel as hints of the distributed-graph constructors, which `MPI_Cart_create` does not "
+                   "take). A shape's trial and Phase 1 fall in the first run of its experiments and show in its "
                    "median only if they take more than half of its repetitions.\n")
         out.extend(auto_section(auto_runs))
 

@@ -151,7 +151,7 @@ void count_native_call(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return;
     ++state->stats.native_calls;
-    state->stats.native_call_messages += static_cast<unsigned long long>(state->topology->outdegree());
+    state->stats.native_call_messages += state->topology->graph.destinations.size();
 }
 
 // The caller's arguments of a call, for its native form.
