@@ -160,38 +160,35 @@ const Wide& original(const CallArgs& args) {
     return *static_cast<const Wide*>(args.native_args);
 }
 
+// The call as the core takes it, pointing back at the caller's arguments for the native call;
+// false when it goes to the MPI's own large-count function (counted as left native).
+template <class Wide>
+bool int_form(const Wide& wide, Collective collective, CallArgs& args) {
+    args = {.collective = collective, .comm = wide.comm};
+    const bool narrowed = wide.narrow(args, collective);
+    if (!narrowed) count_native_call(wide.comm);
+    args.native_args = &wide;
+    return narrowed;
+}
+
 // Each form: the core with the int form's arguments, or the native large-count call.
 template <class Wide>
 int blocking(const Wide& wide, Collective collective, NativeCall native) {
-    CallArgs args{.collective = collective, .comm = wide.comm, .native_args = &wide};
-    if (!wide.narrow(args, collective)) {
-        count_native_call(wide.comm);
-        return native(args);
-    }
-    args.native_args = &wide;
-    return enter_blocking(args, native);
+    CallArgs args;
+    return int_form(wide, collective, args) ? enter_blocking(args, native) : native(args);
 }
 
 template <class Wide>
 int nonblocking(const Wide& wide, Collective collective, MPI_Request* request, NativeStart native) {
-    CallArgs args{.collective = collective, .comm = wide.comm, .native_args = &wide};
-    if (!wide.narrow(args, collective)) {
-        count_native_call(wide.comm);
-        return native(args, request);
-    }
-    args.native_args = &wide;
-    return enter_nonblocking(args, request, native);
+    CallArgs args;
+    return int_form(wide, collective, args) ? enter_nonblocking(args, request, native) : native(args, request);
 }
 
 template <class Wide>
 int persistent(const Wide& wide, Collective collective, MPI_Info info, MPI_Request* request, NativeInit native) {
-    CallArgs args{.collective = collective, .comm = wide.comm, .native_args = &wide};
-    if (!wide.narrow(args, collective)) {
-        count_native_call(wide.comm);
-        return native(args, info, request);
-    }
-    args.native_args = &wide;
-    return enter_persistent(args, info, request, native);
+    CallArgs args;
+    return int_form(wide, collective, args) ? enter_persistent(args, info, request, native)
+                                            : native(args, info, request);
 }
 
 }  // namespace
