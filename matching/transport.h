@@ -13,7 +13,11 @@
 namespace nbrcomb::detail {
 
 // What a message is about, so streams between the same two processes never mix.
-enum class Channel : int { in_lists, notices, candidates, choices, states, checks, count };
+enum class Channel : int {
+    in_lists, notices, candidates, choices, states, checks,  // Phase 1 of pairs and groups, and its check
+    node_lists, node_agents, node_views,                     // node aggregation's plan
+    count
+};
 
 // Immutable and shared, so one list sent to many peers exists once (it matters when the
 // simulator holds thousands of processes' messages at a time).

@@ -11,6 +11,15 @@ std::vector<Pattern> simulate_patterns(const std::vector<LocalGraph>& graphs, co
     });
 }
 
+std::vector<AggregationPattern> simulate_aggregation(const std::vector<LocalGraph>& graphs,
+                                                     const std::vector<int>& node_of) {
+    const auto nodes = std::make_shared<const std::vector<int>>(node_of);
+    return simulate<AggregationPattern>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        const auto rank = static_cast<std::size_t>(transport.rank());
+        return build_aggregation(transport, graphs[rank], nodes);
+    });
+}
+
 std::vector<std::string> simulate_pattern_check(const std::vector<LocalGraph>& graphs,
                                                 const std::vector<Pattern>& patterns) {
     const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {

@@ -25,8 +25,8 @@ std::pair<std::size_t, std::size_t> part_of(const ByteBuffer& slot, int part, in
 }  // namespace
 
 Execution::Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm,
-                     int first_tag, Reuse reuse)
-    : schedule_(std::move(schedule)), buffers_(buffers), comm_(comm), first_tag_(first_tag),
+                     int first_tag, Reuse reuse, NodeMap nodes)
+    : schedule_(std::move(schedule)), buffers_(buffers), comm_(comm), first_tag_(first_tag), nodes_(std::move(nodes)),
       temp_(schedule_->temp_bytes), slots_(static_cast<std::size_t>(schedule_->slots)), reuse_(reuse) {}
 
 Execution::~Execution() {
@@ -41,8 +41,10 @@ void Execution::restart() {
     traffic_ = {};
 }
 
-void Execution::reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag) {
+void Execution::reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag,
+                          NodeMap nodes) {
     schedule_ = std::move(schedule);
+    nodes_ = std::move(nodes);
     buffers_ = buffers;
     first_tag_ = first_tag;
     temp_.resize(schedule_->temp_bytes);
@@ -121,10 +123,7 @@ int Execution::start_persistent(const Round& round) {
     std::vector<MPI_Request>& started = persistent_[round_];
     if (started.empty()) return MPI_SUCCESS;
     for (const Op& op : round.ops)
-        if (const auto* send = std::get_if<SendOp>(&op)) {
-            ++traffic_.messages;
-            traffic_.bytes += send->data.bytes;
-        }
+        if (const auto* send = std::get_if<SendOp>(&op)) count_send(send->peer, send->data.bytes);
     if (const int err = PMPI_Startall(static_cast<int>(started.size()), started.data()); err != MPI_SUCCESS) return err;
     requests_.assign(started.begin(), started.end());
     persistent_posted_ = started.size();
@@ -203,33 +202,25 @@ int Execution::post(const CopyOp& op) {
     return copy_block(address<const void*>(op.from.at), op.from, address<void*>(op.to.at), op.to);
 }
 
-// Header of byte sizes, then every block packed.
-int Execution::post(const PackedSendOp& op) {
+int Execution::post(const RelayOp& op) {
     Bytes& message = next_outgoing();
-    message.resize(op.blocks.size() * sizeof(std::uint64_t));
-    for (std::size_t k = 0; k < op.blocks.size(); ++k) {
-        const std::uint64_t size = op.blocks[k].bytes;
-        std::memcpy(message.data() + k * sizeof size, &size, sizeof size);
+    if (op.sized) {
+        message.resize(op.pieces.size() * sizeof(std::uint64_t));
+        for (std::size_t k = 0; k < op.pieces.size(); ++k) {
+            const std::uint64_t size = std::visit([this](const auto& piece) { return size_of(piece); }, op.pieces[k]);
+            std::memcpy(message.data() + k * sizeof size, &size, sizeof size);
+        }
     }
-    for (const Block& block : op.blocks)
-        if (const int err = append_packed(message, block); err != MPI_SUCCESS) return err;
-    return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer,
-                tag(MessageKind::friend_exchange));
-}
-
-int Execution::post(const ForwardOp& op) {
-    std::size_t bytes = op.own.bytes;
-    for (const SlotPart& part : op.forwarded) bytes += handed_over(part).size();
-    if (bytes == 0) return MPI_SUCCESS;  // the receiver expects nothing either
-    Bytes& message = next_outgoing();
-    message.reserve(bytes);
-    if (const int err = append_packed(message, op.own); err != MPI_SUCCESS) return err;
-    for (const SlotPart& part : op.forwarded) {
-        const std::span<const std::byte> block = handed_over(part);
-        message.insert(message.end(), block.begin(), block.end());
+    for (const Piece& piece : op.pieces) {
+        if (const auto* block = std::get_if<Block>(&piece)) {
+            if (const int err = append_packed(message, *block); err != MPI_SUCCESS) return err;
+            continue;
+        }
+        const std::span<const std::byte> part = handed_over(std::get<SlotPart>(piece));
+        message.insert(message.end(), part.begin(), part.end());
     }
-    return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer,
-                tag(MessageKind::combined));
+    if (!op.sized && message.empty()) return MPI_SUCCESS;  // the receiver expects nothing either
+    return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer, tag(op.kind));
 }
 
 int Execution::post(const ProbeRecvOp&) { return MPI_ERR_INTERN; }  // probed after the round's sends
@@ -240,7 +231,9 @@ int Execution::post(const SlotCopyOp& op) {
     return copy_block(block.data(), packed, address<void*>(op.to.at), op.to);
 }
 
-// The block a group member handed over for this combined message, inside its slot.
+std::size_t Execution::size_of(const SlotPart& part) const { return handed_over(part).size(); }
+
+// A part of a sized message received into a slot.
 std::span<const std::byte> Execution::handed_over(const SlotPart& part) const {
     const Bytes& slot = slots_[static_cast<std::size_t>(part.slot)];
     const auto [start, size] = part_of(slot, part.part, part.parts);
@@ -261,9 +254,17 @@ int Execution::append_packed(Bytes& message, const Block& block) {
     return copy_block(address<const void*>(block.at), block, message.data() + start, packed);
 }
 
-int Execution::send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag) {
+void Execution::count_send(int peer, std::size_t bytes) {
     ++traffic_.messages;
     traffic_.bytes += bytes;
+    if (nodes_.crosses_to(peer)) {
+        ++traffic_.internode_messages;
+        traffic_.internode_bytes += bytes;
+    }
+}
+
+int Execution::send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag) {
+    count_send(peer, bytes);
     requests_.emplace_back();
     return PMPI_Isend(data, count, type, peer, message_tag, comm_, &requests_.back());
 }

@@ -17,10 +17,23 @@ struct CallBuffers {
     void* recv;
 };
 
-// What an execution sent.
+// What an execution sent, and the part of it between nodes.
 struct Traffic {
     std::size_t messages = 0;
     std::size_t bytes = 0;
+    std::size_t internode_messages = 0;
+    std::size_t internode_bytes = 0;
+};
+
+// The node of every rank of the communicator, for telling which messages cross nodes; of_rank
+// null when nobody asked where the processes run.
+struct NodeMap {
+    std::shared_ptr<const std::vector<int>> of_rank;
+    int self = 0;  // this process's rank
+
+    bool crosses_to(int peer) const {
+        return of_rank && (*of_rank)[static_cast<std::size_t>(peer)] != (*of_rank)[static_cast<std::size_t>(self)];
+    }
 };
 
 // How far one call of Execution::advance may go.
@@ -42,7 +55,7 @@ enum class Reuse { once, restartable };
 class Execution {
 public:
     Execution(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, MPI_Comm comm, int first_tag,
-              Reuse reuse = Reuse::once);
+              Reuse reuse = Reuse::once, NodeMap nodes = {});
     Execution(const Execution&) = delete;
     Execution& operator=(const Execution&) = delete;
     // An execution dropped before its end cancels and frees what it posted.
@@ -52,7 +65,7 @@ public:
     void restart();
     // An execution that is done runs another schedule (of the same communicator) on other
     // buffers and tags, keeping its memory; once executions only.
-    void reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag);
+    void reuse_for(std::shared_ptr<const Schedule> schedule, const CallBuffers& buffers, int first_tag, NodeMap nodes);
 
     // Posts rounds as earlier ones complete. Returns MPI_SUCCESS or the first MPI error; after
     // an error the execution is over and has left no request behind.
@@ -77,12 +90,14 @@ private:
     int post(const SendOp& op);
     int post(const RecvOp& op);
     int post(const CopyOp& op);
-    int post(const PackedSendOp& op);
-    int post(const ForwardOp& op);
+    int post(const RelayOp& op);
     int post(const ProbeRecvOp& op);
     int post(const SlotCopyOp& op);
     int receive_probed(const ProbeRecvOp& op, struct ProbedMessage& message);
     std::span<const std::byte> handed_over(const SlotPart& part) const;
+    std::size_t size_of(const Block& block) const { return block.bytes; }
+    std::size_t size_of(const SlotPart& part) const;
+    void count_send(int peer, std::size_t bytes);
     int append_packed(Bytes& message, const Block& block);
     int send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag);
     int first_failure() const;
@@ -91,6 +106,7 @@ private:
     CallBuffers buffers_;
     MPI_Comm comm_;
     int first_tag_;
+    NodeMap nodes_;
     Traffic traffic_;
     std::size_t round_ = 0;
     bool round_posted_ = false;

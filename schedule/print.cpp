@@ -34,20 +34,26 @@ struct OpPrinter {
     void operator()(const SendOp& op) const { out << "send " << name(op.kind) << ' ' << op.data << " to " << op.peer; }
     void operator()(const RecvOp& op) const { out << "recv " << name(op.kind) << ' ' << op.data << " from " << op.peer; }
     void operator()(const CopyOp& op) const { out << "copy " << op.from << " to " << op.to; }
-    void operator()(const PackedSendOp& op) const {
-        out << "send friend";
-        for (const Block& block : op.blocks) out << ' ' << block;
-        out << " to " << op.peer;
+    void operator()(const ProbeRecvOp& op) const {
+        out << "recv sized any size from " << op.peer << " into slot " << op.slot;
     }
-    void operator()(const ProbeRecvOp& op) const { out << "recv friend any size from " << op.peer << " into slot " << op.slot; }
-    void operator()(const ForwardOp& op) const {
-        out << "send combined " << op.own;
-        for (const SlotPart& part : op.forwarded)
-            out << " + slot " << part.slot << " part " << part.part << '/' << part.parts;
+    void operator()(const RelayOp& op) const {
+        out << "send " << name(op.kind) << (op.sized ? " sized" : "");
+        for (const Piece& piece : op.pieces) {
+            if (const auto* block = std::get_if<Block>(&piece))
+                out << ' ' << *block;
+            else
+                print_part(std::get<SlotPart>(piece));
+        }
         out << " to " << op.peer;
     }
     void operator()(const SlotCopyOp& op) const {
-        out << "copy slot " << op.from.slot << " part " << op.from.part << '/' << op.from.parts << " to " << op.to;
+        out << "copy";
+        print_part(op.from);
+        out << " to " << op.to;
+    }
+    void print_part(const SlotPart& part) const {
+        out << " slot " << part.slot << " part " << part.part << '/' << part.parts;
     }
 };
 
@@ -55,7 +61,7 @@ struct OpPrinter {
 
 void print(std::ostream& out, const Schedule& schedule) {
     out << "schedule: " << schedule.rounds.size() << " rounds, " << schedule.temp_bytes << " B temp, " << schedule.slots
-        << " friend slots\n";
+        << " slots\n";
     for (std::size_t r = 0; r < schedule.rounds.size(); ++r) {
         out << "round " << r << '\n';
         for (const Op& op : schedule.rounds[r].ops) {

@@ -56,34 +56,34 @@ struct CopyOp {
     Block to;
 };
 
-// What a process hands a member of its group (paper 002, Alg. 4 line 5): the blocks that
-// member forwards for it, and last the block of our edge to that member if it rides along,
-// packed after a header of their byte sizes (a friend cannot know the sizes of v and w
-// collectives' blocks).
-struct PackedSendOp {
-    std::vector<Block> blocks;
-    int peer;
-};
-
-// A member's packed blocks, whatever their size, into a slot of the execution.
-struct ProbeRecvOp {
-    int peer;
-    int slot;
-};
-
-// Block part of the parts blocks a member handed over into slot.
+// A received message's part: part of the parts pieces of the message in slot.
 struct SlotPart {
     int slot;
     int part;
     int parts;
 };
 
-// One combined message (Alg. 4 lines 9-12): own block, then one block from each other member
-// of the group, by ascending rank.
-struct ForwardOp {
-    Block own;
-    std::vector<SlotPart> forwarded;
+// Whatever its size, a message with a header of its pieces' sizes into a slot of the execution.
+struct ProbeRecvOp {
     int peer;
+    int slot;
+};
+
+// A piece of a relayed message: a block of the call, or a part of a message received earlier.
+using Piece = std::variant<Block, SlotPart>;
+
+// A message assembled from pieces. A sized one starts with a header of the pieces' byte sizes,
+// for a receiver that cannot know them and takes it with ProbeRecvOp: a member of our group,
+// which forwards our blocks (paper 002, Alg. 4 line 5: the blocks it forwards for us, then our
+// block for it if our edge to it rides along), or a node's agent (paper 003). An unsized one is
+// the bare bytes, for the final receiver, which knows the sizes: a combined message (Alg. 4
+// lines 9-12: own block, then one from each other member by ascending rank) or an agent's
+// delivery; one of no bytes is not sent, since that receiver expects none.
+struct RelayOp {
+    std::vector<Piece> pieces;
+    int peer;
+    MessageKind kind;
+    bool sized;
 };
 
 // A block a member handed over that is meant for this process (its edge to us rode in the
@@ -93,7 +93,7 @@ struct SlotCopyOp {
     Block to;
 };
 
-using Op = std::variant<SendOp, RecvOp, CopyOp, PackedSendOp, ProbeRecvOp, ForwardOp, SlotCopyOp>;
+using Op = std::variant<SendOp, RecvOp, CopyOp, RelayOp, ProbeRecvOp, SlotCopyOp>;
 
 // The operations of one round run concurrently and the round ends when all have completed,
 // so a copy must not read what the same round receives.
@@ -104,7 +104,7 @@ struct Round {
 struct Schedule {
     std::vector<Round> rounds;
     std::size_t temp_bytes = 0;  // receive space for combined messages
-    int slots = 0;               // messages from group members received per execution
+    int slots = 0;               // sized messages received per execution
     // What native MPI sends for the same call: one message per out-edge, self-loops included.
     std::size_t native_messages = 0;
     std::size_t native_bytes = 0;

@@ -1,21 +1,11 @@
 #include "schedule/schedule_builder.h"
 
-#include <climits>
-#include <stdexcept>
+#include "schedule/shared_steps.h"
+
 
 namespace nbrcomb::detail {
 
 namespace {
-
-// In-edge index of every self-loop, in order: the k-th self out-edge meets the k-th.
-std::vector<int> self_in_edges(const LocalGraph& graph) {
-    std::vector<int> edges;
-    for (std::size_t j = 0; j < graph.sources.size(); ++j)
-        if (graph.sources[j] == graph.rank) edges.push_back(static_cast<int>(j));
-    return edges;
-}
-
-Block at(std::span<const Block> blocks, int index) { return blocks[static_cast<std::size_t>(index)]; }
 
 // Blocks above the call's cutoff travel as direct messages; a packet or combined message keeps
 // an empty place for them, so that both ends, each knowing the block's size, agree.
@@ -25,7 +15,7 @@ Block emptied(const Block& block) { return {block.at, 0, block.type, 0}; }
 // Our block for out-edge edge as a packet or combined message holds it; a direct message to its
 // destination instead if it is above the cutoff.
 Block carried(int edge, const LocalGraph& graph, const CallBlocks& call, Round& round) {
-    const Block block = at(call.send, edge);
+    const Block block = block_at(call.send, edge);
     if (!travels_direct(block, call)) return block;
     round.ops.emplace_back(SendOp{block, graph.destinations[static_cast<std::size_t>(edge)], MessageKind::direct});
     return emptied(block);
@@ -34,22 +24,22 @@ Block carried(int edge, const LocalGraph& graph, const CallBlocks& call, Round& 
 // The packet this process hands members[i]: the blocks it forwards for us, then our block for
 // it if our edge to it rides along. allgather sends one block on every edge, so the packet
 // holds it once.
-PackedSendOp packet_to(const GroupStep& step, std::size_t i, const LocalGraph& graph, const CallBlocks& call,
-                       Round& round) {
-    PackedSendOp packet{{}, step.members[i]};
+RelayOp packet_to(const GroupStep& step, std::size_t i, const LocalGraph& graph, const CallBlocks& call,
+                  Round& round) {
+    RelayOp packet{{}, step.members[i], MessageKind::friend_exchange, true};
     const std::vector<int>& theirs = step.parts[i];
     if (call.same_send_block) {
         const int first = theirs.empty() ? step.to_member[i] : theirs.front();
-        const Block block = at(call.send, first);
-        packet.blocks.push_back(travels_direct(block, call) ? emptied(block) : block);
+        const Block block = block_at(call.send, first);
+        packet.pieces.push_back(travels_direct(block, call) ? emptied(block) : block);
         if (travels_direct(block, call)) {
             for (const int edge : theirs) carried(edge, graph, call, round);
             if (step.to_member[i] >= 0) carried(step.to_member[i], graph, call, round);
         }
         return packet;
     }
-    for (const int edge : theirs) packet.blocks.push_back(carried(edge, graph, call, round));
-    if (step.to_member[i] >= 0) packet.blocks.push_back(carried(step.to_member[i], graph, call, round));
+    for (const int edge : theirs) packet.pieces.push_back(carried(edge, graph, call, round));
+    if (step.to_member[i] >= 0) packet.pieces.push_back(carried(step.to_member[i], graph, call, round));
     return packet;
 }
 
@@ -84,7 +74,7 @@ void add_riding_blocks(const Pattern& pattern, const CallBlocks& call, const std
         const GroupStep& step = pattern.steps[s];
         for (std::size_t i = 0; i < step.members.size(); ++i) {
             if (step.from_member[i] < 0) continue;
-            const Block target = at(call.recv, step.from_member[i]);
+            const Block target = block_at(call.recv, step.from_member[i]);
             if (travels_direct(target, call)) {
                 direct.ops.emplace_back(RecvOp{target, step.members[i], MessageKind::direct});
                 continue;
@@ -96,83 +86,40 @@ void add_riding_blocks(const Pattern& pattern, const CallBlocks& call, const std
     }
 }
 
-// Alg. 4 lines 25-31: what no group carries goes as native MPI sends it.
-void add_direct_edges(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call, Round& round) {
-    for (const IncomingMessage& message : pattern.incoming) {
-        if (message.in_edges.size() != 1) continue;
-        const Block block = at(call.recv, message.in_edges.front());
-        if (block.bytes > 0) round.ops.emplace_back(RecvOp{block, message.from, MessageKind::direct});
-    }
-    const std::vector<int> self_receives = self_in_edges(graph);
-    std::size_t self_sends = 0;
-    for (const int edge : pattern.direct) {
-        const Block block = at(call.send, edge);
-        const int peer = graph.destinations[static_cast<std::size_t>(edge)];
-        if (peer != graph.rank) {
-            if (block.bytes > 0) round.ops.emplace_back(SendOp{block, peer, MessageKind::direct});
-        } else if (self_sends < self_receives.size()) {
-            // A self-loop's partner is in the in-list; if the caller's lists disagree the extra
-            // ones have nothing to meet, as natively.
-            if (block.bytes > 0) round.ops.emplace_back(CopyOp{block, at(call.recv, self_receives[self_sends])});
-            ++self_sends;
-        }
-    }
-}
-
 }  // namespace
 
 Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call) {
     Schedule schedule;
-    schedule.native_messages = call.send.size();
-    for (const Block& block : call.send) schedule.native_bytes += block.bytes;
+    count_native_traffic(call, schedule);
     Round exchange, combine, unpack;
     std::vector<std::vector<int>> slot_of;
     add_group_exchanges(graph, pattern, call, exchange, schedule.slots, slot_of);
-    add_direct_edges(graph, pattern, call, exchange);
+    // Alg. 4 lines 25-31: what no group carries goes as native MPI sends it.
+    std::vector<int> direct_in;
+    for (const IncomingMessage& message : pattern.incoming)
+        if (message.in_edges.size() == 1) direct_in.push_back(message.in_edges.front());
+    add_direct_edges(graph, pattern.direct, direct_in, call, exchange);
 
     // Alg. 4 lines 9-14: one combined message per neighbor we carry, our block first.
     for (std::size_t s = 0; s < pattern.steps.size(); ++s) {
         const GroupStep& step = pattern.steps[s];
         const std::vector<int>& onloaded = step.onloaded();
         for (std::size_t k = 0; k < onloaded.size(); ++k) {
-            ForwardOp forward{carried(onloaded[k], graph, call, exchange), {},
-                              graph.destinations[static_cast<std::size_t>(onloaded[k])]};
+            RelayOp forward{{carried(onloaded[k], graph, call, exchange)},
+                            graph.destinations[static_cast<std::size_t>(onloaded[k])],
+                            MessageKind::combined,
+                            false};
             for (std::size_t i = 0; i < step.members.size(); ++i)
                 if (i != step.self)
-                    forward.forwarded.push_back({slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k),
-                                                 packet_parts(step, i, call)});
+                    forward.pieces.push_back(SlotPart{slot_of[s][i], call.same_send_block ? 0 : static_cast<int>(k),
+                                                      packet_parts(step, i, call)});
             combine.ops.emplace_back(std::move(forward));
         }
     }
     add_riding_blocks(pattern, call, slot_of, exchange, combine);
     // Alg. 4 lines 16-22: combined messages land in temp space, then move to their places.
-    for (const IncomingMessage& message : pattern.incoming) {
-        if (message.in_edges.size() == 1) continue;
-        std::size_t bytes = 0;
-        for (const int edge : message.in_edges) {
-            const Block block = at(call.recv, edge);
-            if (!travels_direct(block, call))
-                bytes += block.bytes;
-            else
-                exchange.ops.emplace_back(
-                    RecvOp{block, graph.sources[static_cast<std::size_t>(edge)], MessageKind::direct});
-        }
-        if (bytes == 0) continue;
-        if (bytes > INT_MAX) throw std::length_error("a combined message would exceed INT_MAX bytes");
-        const auto start = static_cast<std::ptrdiff_t>(schedule.temp_bytes);
-        combine.ops.emplace_back(
-            RecvOp{{{Space::temp, start}, static_cast<int>(bytes), MPI_BYTE, bytes}, message.from, MessageKind::combined});
-        std::ptrdiff_t offset = start;
-        for (const int edge : message.in_edges) {
-            const Block target = at(call.recv, edge);
-            if (travels_direct(target, call)) continue;
-            if (target.bytes > 0)
-                unpack.ops.emplace_back(
-                    CopyOp{{{Space::temp, offset}, static_cast<int>(target.bytes), MPI_BYTE, target.bytes}, target});
-            offset += static_cast<std::ptrdiff_t>(target.bytes);
-        }
-        schedule.temp_bytes += bytes;
-    }
+    for (const IncomingMessage& message : pattern.incoming)
+        if (message.in_edges.size() > 1) add_assembled_receive(graph, message, call, schedule, exchange, combine, unpack);
     for (Round* round : {&exchange, &combine, &unpack})
         if (!round->ops.empty()) schedule.rounds.push_back(std::move(*round));
     return schedule;

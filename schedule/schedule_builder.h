@@ -3,24 +3,10 @@
 #pragma once
 
 #include "pattern/pattern.h"
+#include "schedule/call_blocks.h"
 #include "schedule/schedule.h"
 
-#include <cstdint>
-#include <span>
-
 namespace nbrcomb::detail {
-
-// The call's side of one process: send_blocks[i] goes to destinations[i], recv_blocks[j]
-// comes from sources[j]. same_send_block says every out-edge sends the same block (allgather
-// and allgatherv), so a group member needs it once rather than once per neighbor it carries.
-struct CallBlocks {
-    std::span<const Block> send;
-    std::span<const Block> recv;
-    bool same_send_block;
-    // Blocks larger than this travel as direct messages even on edges the pattern combines:
-    // both ends of an edge know its block's size, so they agree without asking.
-    std::size_t cutoff = SIZE_MAX;
-};
 
 // Round 0: each member of each of our groups gets the blocks it forwards for us (and ours for it
 // where our edge to it rides along) and we get its blocks for ours (all steps at once: they

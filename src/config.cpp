@@ -8,7 +8,7 @@ namespace nbrcomb::detail {
 
 namespace {
 
-constexpr std::array mode_names{"off", "direct", "pairs", "groups", "auto"};
+constexpr std::array mode_names{"off", "direct", "pairs", "groups", "auto", "aggregate"};
 constexpr std::array locality_names{"0", "node", "package", "numa"};
 
 std::string lower(std::string_view text) {

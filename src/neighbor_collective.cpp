@@ -1,5 +1,6 @@
 #include "src/neighbor_collective.h"
 
+#include "schedule/aggregated_schedule.h"
 #include "schedule/mpi_features.h"
 #include "schedule/schedule_builder.h"
 #include "src/call_routing.h"
@@ -51,18 +52,31 @@ std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, S
     return of_edges;
 }
 
-// What native MPI sends for the call: the schedule knows; with reorder=1 also the bytes between
-// nodes, which needs the blocks.
+// What native MPI sends for the call: the schedule knows; between nodes (where the nodes are
+// known) and, with reorder=1, between nodes with the old and the new ranks, the blocks tell.
 NativeTraffic native_traffic(const Schedule& schedule, const CallArgs& args, const Topology& topology) {
     NativeTraffic traffic{.messages = schedule.native_messages, .bytes = schedule.native_bytes};
-    if (topology.internode_before.empty()) return traffic;
+    if (topology.internode_before.empty() && !topology.node_of) return traffic;
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
+    const NodeMap nodes{topology.node_of, topology.graph.rank};
     for (std::size_t j = 0; j < send_blocks.size(); ++j) {
         const std::size_t bytes = send_blocks[j].bytes;
+        if (nodes.crosses_to(topology.graph.destinations[j])) {
+            ++traffic.internode_messages;
+            traffic.internode_bytes += bytes;
+        }
+        if (topology.internode_before.empty()) continue;
         if (topology.internode_before[j]) traffic.internode_bytes_before += bytes;
         if (topology.internode_after[j]) traffic.internode_bytes_after += bytes;
     }
     return traffic;
+}
+
+// The schedule of the combined route: node aggregation's where the mode has it, else the
+// combining pattern's.
+Schedule combining_schedule(const Topology& topology, const CallBlocks& blocks) {
+    if (topology.aggregation) return build_aggregated_schedule(topology.graph, *topology.aggregation, blocks);
+    return build_schedule(topology.graph, topology.pattern, blocks);
 }
 
 // The schedule of the call on its route: from the cache, which a repeated call finds without
@@ -82,7 +96,8 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
     const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
     const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
     std::shared_ptr<const Schedule> built = state.schedules.insert(
-        key, build_schedule(topology.graph, combined ? topology.pattern : topology.direct_pattern, blocks));
+        key,
+        combined ? combining_schedule(topology, blocks) : build_schedule(topology.graph, topology.direct_pattern, blocks));
     ++state.stats.schedules_built;
     state.stats.schedule_seconds += PMPI_Wtime() - start;
     log_schedule(args.collective, *built);
@@ -165,8 +180,7 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     const bool same = args.send.layout == Layout::same;
     return {cached_schedule(args, state, {Route::reference, SIZE_MAX, {}}),
             [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
-                return std::make_shared<const Schedule>(
-                    build_schedule(topology->graph, topology->pattern, {send, recv, same, cutoff}));
+                return std::make_shared<const Schedule>(combining_schedule(*topology, {send, recv, same, cutoff}));
             },
             args.collective, shape_class(args), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
 }

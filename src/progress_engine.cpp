@@ -40,6 +40,10 @@ void account(Operation& op) {
     stats.native_bytes += op.native.bytes;
     stats.internode_bytes_before += op.native.internode_bytes_before;
     stats.internode_bytes_after += op.native.internode_bytes_after;
+    stats.internode_messages += op.execution.traffic().internode_messages;
+    stats.internode_bytes += op.execution.traffic().internode_bytes;
+    stats.native_internode_messages += op.native.internode_messages;
+    stats.native_internode_bytes += op.native.internode_bytes;
     stats.rounds += op.execution.rounds();
 }
 
@@ -87,7 +91,7 @@ std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, s
     }
     if (op == nullptr) return std::make_shared<Operation>(std::move(state), std::move(schedule), buffers, first_tag);
     op->state = std::move(state);
-    op->execution.reuse_for(std::move(schedule), buffers, first_tag);
+    op->execution.reuse_for(std::move(schedule), buffers, first_tag, node_map(*op->state));
     op->native = {};
     return op;
 }

@@ -21,7 +21,15 @@ struct NativeTraffic {
     // reorder=1: the bytes of it between nodes, with the old ranks and with the new ones.
     std::size_t internode_bytes_before = 0;
     std::size_t internode_bytes_after = 0;
+    // Its messages and bytes between nodes, where the library knows the nodes.
+    std::size_t internode_messages = 0;
+    std::size_t internode_bytes = 0;
 };
+
+// Where the processes of state's communicator run, as far as its Phase 1 asked.
+inline NodeMap node_map(const TopoState& state) {
+    return {state.topology->node_of, state.topology->graph.rank};
+}
 
 // One execution of a schedule for one call.
 struct Operation {
@@ -29,7 +37,7 @@ struct Operation {
               int first_tag, Reuse reuse = Reuse::once)
         : state(std::move(state)),
           reuse(reuse),
-          execution(std::move(schedule), buffers, this->state->private_comm, first_tag, reuse) {}
+          execution(std::move(schedule), buffers, this->state->private_comm, first_tag, reuse, node_map(*this->state)) {}
 
     std::shared_ptr<TopoState> state;  // the communicator's state outlives the operation
     Reuse reuse;

@@ -70,10 +70,27 @@ void print_reordering(std::FILE* out, const unsigned long long* sums, double sec
                  static_cast<double>(bytes_after) * per_call);
 }
 
-// The whole report: the sums print_summary reads, then those of print_reordering.
+// sums: the library's calls, then its messages and bytes between nodes and native MPI's for the
+// same calls. Nothing where no call ran on a communicator whose nodes the library knew.
+void print_internode(std::FILE* out, const unsigned long long* sums) {
+    const auto [calls, messages, bytes, native_messages, native_bytes] =
+        std::array{sums[0], sums[1], sums[2], sums[3], sums[4]};
+    if (calls == 0 || messages + native_messages == 0) return;
+    const double per_call = 1.0 / static_cast<double>(calls);
+    std::fprintf(out,
+                 "  between nodes per call           %.2f messages, %.1f bytes per process "
+                 "(native MPI: %.2f, %.1f)\n",
+                 static_cast<double>(messages) * per_call, static_cast<double>(bytes) * per_call,
+                 static_cast<double>(native_messages) * per_call, static_cast<double>(native_bytes) * per_call);
+}
+
+// The whole report: the sums print_summary reads, then those of print_reordering and
+// print_internode.
 void print_report(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
     constexpr int summary_sums = 16;
+    constexpr int reordering_sums = 7;
     print_summary(out, processes, sums, seconds);
+    print_internode(out, sums + summary_sums + reordering_sums);
     print_reordering(out, sums + summary_sums, seconds[2]);
 }
 
@@ -90,7 +107,9 @@ int write_report() {
                                  s.native_calls, s.native_call_messages, s.auto_combined, s.auto_native,
                                  static_cast<unsigned long long>(s.reorder_tried),
                                  static_cast<unsigned long long>(s.reordered), s.edge_cut_before, s.edge_cut_after,
-                                 s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls};
+                                 s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls,
+                                 s.calls, s.internode_messages, s.internode_bytes, s.native_internode_messages,
+                                 s.native_internode_bytes};
     double seconds[] = {s.pattern_seconds, s.schedule_seconds, s.reorder_seconds};
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

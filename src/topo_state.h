@@ -3,7 +3,9 @@
 // callback. Operations still in flight when the communicator is freed hold it until they end.
 #pragma once
 
+#include "matching/transport.h"
 #include "nbrcomb/nbrcomb.h"
+#include "pattern/node_aggregation.h"
 #include "pattern/pattern.h"
 #include "schedule/schedule_cache.h"
 #include "src/adjacency.h"
@@ -47,6 +49,12 @@ struct Topology {
     bool native_nonblocking_unreliable = false;
     Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
     Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
+    // Aggregate mode, or auto mode where aggregation is its combining candidate: the combined
+    // route runs this instead of pattern.
+    std::optional<AggregationPattern> aggregation;
+    // (*node_of)[r]: the node of rank r (real, or emulated with NBRCOMB_NODE_SIZE), for
+    // aggregation and the statistics between nodes; null until Phase 1 asks, and in mode off.
+    std::shared_ptr<const std::vector<int>> node_of;
     std::vector<int> emulated_nodes;  // reorder=1: the node of every new rank, for the topology-aware mode
     // reorder=1: whether each out-edge joins two nodes with the old ranks and with the new ones;
     // empty when reordering was not asked for.
@@ -89,7 +97,7 @@ struct TopoState {
     // The same, held until release_tag: a persistent operation runs on the same tags each time.
     int reserve_tag();
     void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
-    static constexpr int pattern_tags = 8;
+    static constexpr int pattern_tags = static_cast<int>(Channel::count);  // one per Phase 1 channel
     int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
 };
 

@@ -1,8 +1,10 @@
 #include "src/topology_setup.h"
 
 #include "mapping/locality.h"
+#include "pattern/node_aggregation.h"
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
+#include "schedule/executor.h"
 #include "schedule/mpi_features.h"
 #include "src/adjacency.h"
 #include "src/log.h"
@@ -13,6 +15,7 @@
 #include "src/topology_neighbors.h"
 
 #include <algorithm>
+#include <functional>
 
 namespace nbrcomb::detail {
 
@@ -88,42 +91,95 @@ bool pattern_holds(const TopoState& state, const Pattern& pattern) {
     return broken == 0;
 }
 
-// Phase 1 (paper 000 or 002, Alg. 1) for the combining modes; the direct pattern otherwise.
-// Emulated nodes stay with their processes when reordering gave them new ranks.
+// The node of every rank, real or emulated (the one NBRCOMB_NODE_SIZE and reordering give), for
+// aggregation and the statistics between nodes. Collective over the private communicator unless
+// nodes are emulated.
+std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const Topology& topology) {
+    MappingSettings settings = mapping_settings(state.config);
+    settings.locality = Locality::node;
+    return locality_domains(state.private_comm, settings, topology.emulated_nodes).of_rank;
+}
+
+// Messages of one call of the pattern's that cross nodes, on this process: direct edges,
+// packets to members and combined messages.
+int internode_messages(const Topology& topology) {
+    const NodeMap nodes{topology.node_of, topology.graph.rank};
+    const Pattern& pattern = topology.pattern;
+    int messages = 0;
+    const auto crosses = [&](int edge) {
+        return nodes.crosses_to(topology.graph.destinations[static_cast<std::size_t>(edge)]);
+    };
+    for (const int edge : pattern.direct) messages += crosses(edge);
+    for (const GroupStep& step : pattern.steps) {
+        for (std::size_t i = 0; i < step.members.size(); ++i)
+            messages += step.sends_packet(i) && nodes.crosses_to(step.members[i]);
+        for (const int edge : step.onloaded()) messages += crosses(edge);
+    }
+    return messages;
+}
+
+// Auto mode, on a communicator that spans nodes: aggregation is its combining candidate instead
+// of pairs where it sends fewer messages between nodes in all, which cost the most on a cluster.
+// Collective.
+void weigh_aggregation(const TopoState& state, Topology& topology) {
+    int totals[2] = {static_cast<int>(topology.aggregation->outbound.size()), internode_messages(topology)};
+    allreduce_progressing(totals, 2, MPI_INT, MPI_SUM, state.private_comm);
+    if (totals[0] >= totals[1]) topology.aggregation.reset();
+}
+
+bool spans_nodes(const std::vector<int>& node_of) {
+    return std::ranges::adjacent_find(node_of, std::not_equal_to<>()) != node_of.end();
+}
+
+// Phase 1: paper 000's or 002's Alg. 1 for the combining modes, paper 003's aggregation plan for
+// aggregate mode, and in auto mode both where the processes span nodes; the direct pattern in
+// direct mode. Emulated nodes stay with their processes when reordering gave them new ranks.
 void build_pattern(TopoState& state, Topology& topology) {
+    topology.node_of = nodes_of(state, topology);
     if (state.stats.mode == NBRCOMB_MODE_DIRECT) {
         topology.pattern = topology.direct_pattern;
         return;
     }
     const Config& config = state.config;
     const double start = PMPI_Wtime();  // simulated time under SMPI, as the application's
-    const LocalityDomains domains =
-        locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
-    log_locality(config.topo_aware, domains);
-    const PatternSettings settings{
-        .theta = config.theta,
-        .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
-        .k = config.k,
-        .max_hyperedges = config.max_hyperedges,
-        .domains = domains.of_rank,
-    };
     MpiTransport transport(state.private_comm, state.pattern_tag());
-    topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
+    const bool aggregate = state.stats.mode == NBRCOMB_MODE_AGGREGATE;
+    if (aggregate) {
+        topology.pattern = topology.direct_pattern;
+    } else {
+        const LocalityDomains domains =
+            locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
+        log_locality(config.topo_aware, domains);
+        const PatternSettings settings{
+            .theta = config.theta,
+            .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
+            .k = config.k,
+            .max_hyperedges = config.max_hyperedges,
+            .domains = domains.of_rank,
+        };
+        topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
+    }
+    const bool candidate = config.mode == NBRCOMB_MODE_AUTO && spans_nodes(*topology.node_of);
+    if (aggregate || candidate)
+        topology.aggregation = run_over_mpi(build_aggregation(transport, topology.graph, topology.node_of));
+    if (candidate) weigh_aggregation(state, topology);
+    if (topology.aggregation) state.stats.mode = NBRCOMB_MODE_AGGREGATE;
     state.stats.pattern_seconds = PMPI_Wtime() - start;
     state.stats.pattern_messages = transport.stats().messages;
     state.stats.pattern_exchanges = transport.stats().exchanges;
     state.stats.pattern_hyperedges = topology.pattern.cost.hyperedges;
     state.stats.pattern_hyperedges_dropped = topology.pattern.cost.hyperedges_dropped;
-    if (state.config.check && !pattern_holds(state, topology.pattern)) {
+    if (state.config.check && !aggregate && !pattern_holds(state, topology.pattern)) {
         log_rank0(LogLevel::warning, "pattern check failed; this communicator uses the direct schedule");
         topology.pattern = topology.direct_pattern;
+        topology.aggregation.reset();
         state.stats.mode = NBRCOMB_MODE_DIRECT;
     }
 }
 
 // Auto mode, once the pattern is built: combining is a candidate where some process combines.
 void weigh_combining(TopoState& state) {
-    int combines = state.topology->pattern.steps.empty() ? 0 : 1;
+    int combines = state.topology->pattern.steps.empty() && !state.topology->aggregation ? 0 : 1;
     allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.private_comm);
     state.combining = combines != 0;
     state.tuner = std::make_unique<AutoTuner>();

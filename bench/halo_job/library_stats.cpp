@@ -31,6 +31,7 @@ const char* mode_name(nbrcomb_mode mode) {
     case NBRCOMB_MODE_PAIRS: return "pairs";
     case NBRCOMB_MODE_GROUPS: return "groups";
     case NBRCOMB_MODE_AUTO: return "auto";
+    case NBRCOMB_MODE_AGGREGATE: return "aggregate";
     }
     return "unknown";
 }

@@ -43,7 +43,8 @@ void print_header() {
           "node_size", "library_mode", "intercepted", "runs", "reps", "median_us", "run_median_min_us",
           "run_median_max_us", "ratio_to_native", "p_slower", "slower_than_native", "p_faster", "messages_per_call",
           "bytes_per_call", "message_ratio", "create_seconds", "reordered", "edge_cut_before", "edge_cut_after",
-          "reorder_seconds", "internode_bytes_before", "internode_bytes_after"})
+          "reorder_seconds", "internode_bytes_before", "internode_bytes_after", "internode_messages_per_call",
+          "internode_bytes_per_call", "native_internode_messages_per_call", "native_internode_bytes_per_call"})
         header.text(name);
     for (const LibraryColumn& column : library_columns) header.text(column.name);
     header.text("valid").print();
@@ -56,7 +57,7 @@ std::string csv_columns_help() {
     "Columns: topology as given; ranks; out_degree, the average over ranks; collective; form;\n"
     "bytes per neighbor; variant; k of groups; aware (1 for the :aware variants); reorder (1 for the\n"
     ":reorder variants, made with reorder=1 and the library's reordering on); node_size, the ranks\n"
-    "per emulated node of those two (--node-size; 0: the real nodes); library_mode, the\n"
+    "per emulated node of those two and of aggregate (--node-size; 0: the real nodes); library_mode, the\n"
     "mode the library runs the communicator with (off: native MPI; auto: chosen per call shape);\n"
     "intercepted, the share of the experiment's calls the library ran with its own schedules rather\n"
     "than leave to native MPI, averaged over ranks; runs; reps; median_us,\n"
@@ -72,7 +73,12 @@ std::string csv_columns_help() {
     "edges between nodes with the old and the new ranks; reorder_seconds, the reordering's part of\n"
     "create_seconds on the slowest rank; internode_bytes_before and internode_bytes_after, the bytes\n"
     "native MPI sends between nodes per call and rank, averaged over ranks, with the old and the new\n"
-    "ranks; then the library's figures, on the slowest rank, median over runs:\n";
+    "ranks; where the library ran the calls and knows the nodes (real, or of --node-size ranks for\n"
+    "the variants that use nodes), per call and rank, averaged over ranks:\n"
+    "internode_messages_per_call and internode_bytes_per_call, what it sent between nodes, and\n"
+    "native_internode_messages_per_call and native_internode_bytes_per_call, what native MPI sends\n"
+    "between nodes for the same calls; then the library's figures, on the slowest rank, median\n"
+    "over runs:\n";
     for (const LibraryColumn& column : library_columns)
         help += std::string("  ") + column.name + ": " + column.meaning + "\n";
     return help + "and valid: 1 if the data received match what the MPI standard prescribes, 0 if not,\n"
@@ -100,7 +106,7 @@ void print_csv(const Options& options, const std::vector<TopologyCommunicators>&
         else
             line.empty();
         line.integer(variant.aware ? 1 : 0).integer(variant.reorder ? 1 : 0);
-        if (variant.aware || variant.reorder)
+        if (variant.uses_nodes())
             line.integer(options.library.node_size);
         else
             line.empty();
@@ -129,9 +135,11 @@ void print_csv(const Options& options, const std::vector<TopologyCommunicators>&
         } else {
             line.empty().empty().empty().empty();
         }
-        for (const auto& bytes : {record.internode_bytes_before, record.internode_bytes_after}) {
-            if (bytes)
-                line.number(*bytes, "%.6g");
+        for (const auto& figure : {record.internode_bytes_before, record.internode_bytes_after,
+                                   record.internode_messages, record.internode_bytes, record.native_internode_messages,
+                                   record.native_internode_bytes}) {
+            if (figure)
+                line.number(*figure, "%.6g");
             else
                 line.empty();
         }

@@ -50,7 +50,7 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     // the old and the new ranks: summed over the ranks. Calls the library left to native MPI (auto
     // mode) send native MPI's one message per out-edge.
     const double out_degree = static_cast<double>(exchange.out_degree());
-    double sums[5] = {out_degree, out_degree * experiment.bytes, 0.0, 0.0, 0.0};
+    double sums[9] = {out_degree, out_degree * experiment.bytes, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (before && after) {
         for (int c = 0; c < library_column_count; ++c)
             maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
@@ -70,6 +70,11 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
                       library_calls;
             sums[4] = static_cast<double>(after->internode_bytes_after - before->internode_bytes_after) /
                       library_calls;
+            const unsigned long long nbrcomb_stats::*internode[] = {
+                &nbrcomb_stats::internode_messages, &nbrcomb_stats::internode_bytes,
+                &nbrcomb_stats::native_internode_messages, &nbrcomb_stats::native_internode_bytes};
+            for (std::size_t i = 0; i < std::size(internode); ++i)
+                sums[5 + i] = static_cast<double>((*after).*internode[i] - (*before).*internode[i]) / library_calls;
         }
     }
 
@@ -78,7 +83,10 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     MPI_Comm_size(control, &processes);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : maxima.data(), maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE,
                MPI_MAX, 0, control);
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, 5, MPI_DOUBLE, MPI_SUM, 0, control);
+    // Whether the library ran calls on some rank: then its figures between nodes count.
+    int library_ran = before && after && after->calls > before->calls ? 1 : 0;
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : sums, sums, 9, MPI_DOUBLE, MPI_SUM, 0, control);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &library_ran, &library_ran, 1, MPI_INT, MPI_MAX, 0, control);
     if (rank != 0) return;
 
     const std::vector<double> seconds(maxima.begin(), maxima.begin() + static_cast<std::ptrdiff_t>(repetitions));
@@ -92,6 +100,12 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     if (reordering) {
         record.internode_bytes_before = sums[3] / processes;
         record.internode_bytes_after = sums[4] / processes;
+    }
+    if (library_ran) {
+        record.internode_messages = sums[5] / processes;
+        record.internode_bytes = sums[6] / processes;
+        record.native_internode_messages = sums[7] / processes;
+        record.native_internode_bytes = sums[8] / processes;
     }
 }
 

@@ -25,6 +25,9 @@ struct ExperimentRecord {
     // Where the library reordered the ranks: bytes native MPI sends between (emulated) nodes per
     // call and rank, averaged over the ranks (the last run), with the old and with the new ranks.
     std::optional<double> internode_bytes_before, internode_bytes_after;
+    // Where the library ran calls and knows the nodes: what it sent between nodes per call and
+    // rank, and what native MPI sends there for the same calls, averaged over the ranks.
+    std::optional<double> internode_messages, internode_bytes, native_internode_messages, native_internode_bytes;
     std::optional<bool> valid;  // see validate(); empty where it does not check
 };
 

@@ -9,8 +9,8 @@ namespace nbrcomb::bench {
 namespace {
 
 constexpr const char* variant_forms =
-    "native, direct, pairs, auto, groups:K (K 2..16), each of the last three with :aware, then each but native "
-    "with :reorder";
+    "native, direct, pairs, auto, groups:K (K 2..16), aggregate, pairs, auto and groups:K with :aware, then "
+    "each but native with :reorder";
 
 [[noreturn]] void bad_variant(const std::string& text) {
     throw std::invalid_argument("variant '" + text + "' is none of " + variant_forms);
@@ -44,8 +44,8 @@ Variant parse_variant(const std::string& text) {
     }
     // Only the library reorders, and only for a communicator it manages.
     if (rest == "native" && !variant.aware && !variant.reorder) return variant;
-    if (rest == "direct" && !variant.aware) {
-        variant.mode = NBRCOMB_MODE_DIRECT;
+    if ((rest == "direct" || rest == "aggregate") && !variant.aware) {
+        variant.mode = rest == "direct" ? NBRCOMB_MODE_DIRECT : NBRCOMB_MODE_AGGREGATE;
         return variant;
     }
     if (rest == "pairs" || rest == "auto") {
@@ -71,9 +71,10 @@ MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) 
         set(info, "nbrcomb_k", std::to_string(variant.k));
         break;
     case NBRCOMB_MODE_AUTO: set(info, "nbrcomb_mode", "auto"); break;
+    case NBRCOMB_MODE_AGGREGATE: set(info, "nbrcomb_mode", "aggregate"); break;
     }
     set(info, "nbrcomb_reorder", variant.reorder ? "on" : "off");
-    if (variant.aware || variant.reorder) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));
+    if (variant.uses_nodes()) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));
     set(info, "nbrcomb_theta", std::to_string(settings.theta));
     set(info, "nbrcomb_topo_aware", variant.aware ? "node" : "0");
     return info;

@@ -1,7 +1,8 @@
 // The ways of running the same topology that nbrbench compares, each on its own communicator made
 // with the library's MPI_Info hints: native MPI, the library's direct schedule, pairs of friends
 // (paper 000), groups of k friends (paper 002), the library's own choice, the last three
-// topology-aware, and any but native on ranks the library reordered (reorder=1).
+// topology-aware, node aggregation (paper 003), and any but native on ranks the library
+// reordered (reorder=1).
 #pragma once
 
 #include <mpi.h>
@@ -13,13 +14,16 @@
 namespace nbrcomb::bench {
 
 struct Variant {
-    // native, direct, pairs, auto, groups:K; the last three may end in ":aware", then any but native in ":reorder"
+    // native, direct, pairs, auto, groups:K, aggregate; pairs, auto and groups:K may end in ":aware", then
+    // any but native in ":reorder"
     std::string name;
     nbrcomb_mode mode = NBRCOMB_MODE_OFF;
     int k = 0;  // group size; 0 but for groups
     bool aware = false;
     bool reorder = false;  // the constructor gets reorder=1 and the library may renumber the ranks
     bool is_native() const { return mode == NBRCOMB_MODE_OFF; }
+    // Whether the variant runs on emulated nodes of LibrarySettings::node_size ranks.
+    bool uses_nodes() const { return aware || reorder || mode == NBRCOMB_MODE_AGGREGATE; }
 };
 
 // Throws std::invalid_argument naming what is allowed.
@@ -28,7 +32,7 @@ Variant parse_variant(const std::string& text);
 // Settings shared by every library variant.
 struct LibrarySettings {
     int theta = 4;      // friendship threshold; 4 in both papers
-    int node_size = 2;  // ranks per emulated node of the aware and reorder variants; 0: the real nodes
+    int node_size = 2;  // ranks per emulated node of the variants that use nodes; 0: the real nodes
 };
 
 // New hints selecting variant; the caller frees them.

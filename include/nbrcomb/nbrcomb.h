@@ -25,7 +25,8 @@ typedef enum nbrcomb_mode {
     NBRCOMB_MODE_DIRECT,  /* the library's own schedule, one message per edge */
     NBRCOMB_MODE_PAIRS,   /* message combining with pairs of friends */
     NBRCOMB_MODE_GROUPS,  /* message combining with groups of k friends */
-    NBRCOMB_MODE_AUTO     /* the library chooses, per call shape, between native MPI and combining */
+    NBRCOMB_MODE_AUTO,    /* the library chooses, per call shape, between native MPI and combining */
+    NBRCOMB_MODE_AGGREGATE /* node-aware aggregation: one message per pair of nodes and direction */
 } nbrcomb_mode;
 
 /* Counters of one process on one communicator, since its creation or the last reset. */
@@ -67,6 +68,12 @@ typedef struct nbrcomb_stats {
     unsigned long long auto_combined; /* auto mode: call shapes (collective, form, block size class) whose
                                          trial chose combining */
     unsigned long long auto_native;   /* auto mode: call shapes whose trial chose native MPI */
+    /* Between nodes (real, or emulated with NBRCOMB_NODE_SIZE), for the calls the library ran; all 0
+       in modes that never ask where processes run (off, and auto before its Phase 1). */
+    unsigned long long internode_messages;        /* messages this process sent to other nodes */
+    unsigned long long internode_bytes;           /* their payload bytes (headers of sized packets included) */
+    unsigned long long native_internode_messages; /* messages native MPI sends to other nodes for the same calls */
+    unsigned long long native_internode_bytes;    /* their payload bytes */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

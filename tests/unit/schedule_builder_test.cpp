@@ -35,6 +35,9 @@ GroupStep step_of(std::vector<int> members, std::vector<std::vector<int>> parts,
     return {std::move(members), std::move(parts), self, std::move(to_member), std::move(from_member)};
 }
 
+Block block(const RelayOp& relay, std::size_t i) { return std::get<Block>(relay.pieces.at(i)); }
+SlotPart part(const RelayOp& relay, std::size_t i) { return std::get<SlotPart>(relay.pieces.at(i)); }
+
 Schedule direct_schedule(const LocalGraph& graph, const std::vector<Block>& send, const std::vector<Block>& recv) {
     return build_schedule(graph, direct_pattern(graph), {send, recv, false});
 }
@@ -95,20 +98,20 @@ TEST(ScheduleBuilder, combined_rounds_follow_the_pattern) {
     const Schedule schedule = build_schedule(graph, pattern, {send, recv, false});
     ASSERT_EQ(schedule.rounds.size(), 3u);
 
-    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    const auto packed = ops_of<RelayOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 1u);
     EXPECT_EQ(packed[0].peer, 1);
-    ASSERT_EQ(packed[0].blocks.size(), 2u);
-    EXPECT_EQ(packed[0].blocks[1].at.offset, 300);
+    ASSERT_EQ(packed[0].pieces.size(), 2u);
+    EXPECT_EQ(block(packed[0], 1).at.offset, 300);
     EXPECT_EQ(ops_of<ProbeRecvOp>(schedule, 0).size(), 1u);
     EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 1u);  // the direct edge to 7
 
-    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    const auto forwards = ops_of<RelayOp>(schedule, 1);
     ASSERT_EQ(forwards.size(), 2u);
     EXPECT_EQ(forwards[1].peer, 4);
-    ASSERT_EQ(forwards[1].forwarded.size(), 1u);
-    EXPECT_EQ(forwards[1].forwarded[0].part, 1);
-    EXPECT_EQ(forwards[1].forwarded[0].parts, 2);
+    ASSERT_EQ(forwards[1].pieces.size(), 2u);
+    EXPECT_EQ(part(forwards[1], 1).part, 1);
+    EXPECT_EQ(part(forwards[1], 1).parts, 2);
     const auto combined = ops_of<RecvOp>(schedule, 1);
     ASSERT_EQ(combined.size(), 1u);
     EXPECT_EQ(combined[0].data.bytes, 16u);
@@ -126,10 +129,10 @@ TEST(ScheduleBuilder, allgather_hands_the_friend_one_block) {
     pattern.steps.push_back(step_of({0, 1}, {{0}, {1, 2}}, 0));
     const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
     const Schedule schedule = build_schedule(graph, pattern, {send, {}, true});
-    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    const auto packed = ops_of<RelayOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 1u);
-    EXPECT_EQ(packed[0].blocks.size(), 1u);
-    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().forwarded.front().parts, 1);
+    EXPECT_EQ(packed[0].pieces.size(), 1u);
+    EXPECT_EQ(part(ops_of<RelayOp>(schedule, 1).front(), 1).parts, 1);
 }
 
 // Process 5 in a group with 2 and 9 over common neighbors 10..16 (out-edges 0..6): 2 carries
@@ -143,27 +146,27 @@ TEST(ScheduleBuilder, groups_of_three_hand_each_member_its_part) {
     const Schedule schedule = build_schedule(graph, pattern, {send, {}, false});
     ASSERT_EQ(schedule.rounds.size(), 2u);
 
-    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    const auto packed = ops_of<RelayOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 2u);
     EXPECT_EQ(packed[0].peer, 2);
-    EXPECT_EQ(packed[0].blocks.size(), 3u);
+    EXPECT_EQ(packed[0].pieces.size(), 3u);
     EXPECT_EQ(packed[1].peer, 9);
-    EXPECT_EQ(packed[1].blocks.size(), 2u);
+    EXPECT_EQ(packed[1].pieces.size(), 2u);
     const auto probes = ops_of<ProbeRecvOp>(schedule, 0);
     ASSERT_EQ(probes.size(), 2u);
     EXPECT_EQ(probes[0].peer, 2);
     EXPECT_EQ(probes[1].peer, 9);
     EXPECT_EQ(schedule.slots, 2);
 
-    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    const auto forwards = ops_of<RelayOp>(schedule, 1);
     ASSERT_EQ(forwards.size(), 2u);
     EXPECT_EQ(forwards[1].peer, 14);
-    EXPECT_EQ(forwards[1].own.at.offset, 400);
-    ASSERT_EQ(forwards[1].forwarded.size(), 2u);
-    EXPECT_EQ(forwards[1].forwarded[0].slot, probes[0].slot);
-    EXPECT_EQ(forwards[1].forwarded[1].slot, probes[1].slot);
-    EXPECT_EQ(forwards[1].forwarded[1].part, 1);
-    EXPECT_EQ(forwards[1].forwarded[1].parts, 2);
+    EXPECT_EQ(block(forwards[1], 0).at.offset, 400);
+    ASSERT_EQ(forwards[1].pieces.size(), 3u);
+    EXPECT_EQ(part(forwards[1], 1).slot, probes[0].slot);
+    EXPECT_EQ(part(forwards[1], 2).slot, probes[1].slot);
+    EXPECT_EQ(part(forwards[1], 2).part, 1);
+    EXPECT_EQ(part(forwards[1], 2).parts, 2);
 }
 
 // Process 0 paired with 1, which is its neighbor both ways: its block for 1 (out-edge 0) rides
@@ -179,21 +182,21 @@ TEST(ScheduleBuilder, a_members_own_block_rides_in_its_packet) {
     const auto recv = blocks(Space::recv, {4, 8});
     const Schedule schedule = build_schedule(graph, pattern, {send, recv, false});
 
-    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    const auto packed = ops_of<RelayOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 1u);
     EXPECT_EQ(packed[0].peer, 1);
-    ASSERT_EQ(packed[0].blocks.size(), 2u);
-    EXPECT_EQ(packed[0].blocks[0].at.offset, 200);
-    EXPECT_EQ(packed[0].blocks[1].at.offset, 0);
+    ASSERT_EQ(packed[0].pieces.size(), 2u);
+    EXPECT_EQ(block(packed[0], 0).at.offset, 200);
+    EXPECT_EQ(block(packed[0], 1).at.offset, 0);
     EXPECT_EQ(ops_of<SendOp>(schedule, 0).size(), 0u);
     const auto direct = ops_of<RecvOp>(schedule, 0);
     ASSERT_EQ(direct.size(), 1u);
     EXPECT_EQ(direct[0].peer, 7);
 
-    const auto forwards = ops_of<ForwardOp>(schedule, 1);
+    const auto forwards = ops_of<RelayOp>(schedule, 1);
     ASSERT_EQ(forwards.size(), 1u);
-    EXPECT_EQ(forwards[0].forwarded[0].part, 0);
-    EXPECT_EQ(forwards[0].forwarded[0].parts, 2);
+    EXPECT_EQ(part(forwards[0], 1).part, 0);
+    EXPECT_EQ(part(forwards[0], 1).parts, 2);
     const auto riding = ops_of<SlotCopyOp>(schedule, 1);
     ASSERT_EQ(riding.size(), 1u);
     EXPECT_EQ(riding[0].from.part, 1);
@@ -208,7 +211,7 @@ TEST(ScheduleBuilder, allgather_rides_in_the_one_block) {
     pattern.steps.push_back(step_of({0, 1}, {{1}, {2}}, 0, {-1, 0}, {-1, 0}));
     const auto send = std::vector<Block>(3, blocks(Space::send, {4}).front());
     const Schedule schedule = build_schedule(graph, pattern, {send, blocks(Space::recv, {4}), true});
-    EXPECT_EQ(ops_of<PackedSendOp>(schedule, 0).front().blocks.size(), 1u);
+    EXPECT_EQ(ops_of<RelayOp>(schedule, 0).front().pieces.size(), 1u);
     const auto riding = ops_of<SlotCopyOp>(schedule, 1);
     ASSERT_EQ(riding.size(), 1u);
     EXPECT_EQ(riding[0].from.part, 0);
@@ -230,9 +233,9 @@ TEST(ScheduleBuilder, blocks_above_the_cutoff_go_directly) {
     call.cutoff = 8;
     const Schedule schedule = build_schedule(graph, pattern, call);
 
-    const auto packed = ops_of<PackedSendOp>(schedule, 0);
+    const auto packed = ops_of<RelayOp>(schedule, 0);
     ASSERT_EQ(packed.size(), 1u);
-    EXPECT_EQ(packed[0].blocks.at(0).bytes, 0u);
+    EXPECT_EQ(block(packed[0], 0).bytes, 0u);
     const auto sends = ops_of<SendOp>(schedule, 0);
     ASSERT_EQ(sends.size(), 2u);
     EXPECT_EQ(sends[0].peer, 4);
@@ -244,7 +247,7 @@ TEST(ScheduleBuilder, blocks_above_the_cutoff_go_directly) {
     const auto combined = ops_of<RecvOp>(schedule, 1);
     ASSERT_EQ(combined.size(), 1u);
     EXPECT_EQ(combined[0].data.bytes, 4u);
-    EXPECT_EQ(ops_of<ForwardOp>(schedule, 1).front().own.bytes, 8u);
+    EXPECT_EQ(block(ops_of<RelayOp>(schedule, 1).front(), 0).bytes, 8u);
 }
 
 TEST(ScheduleBuilder, prints_every_operation) {

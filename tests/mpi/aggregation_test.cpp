@@ -1,0 +1,158 @@
+// Node-aware aggregation (aggregate mode, paper 003) on emulated nodes of 1 to 5 ranks and on
+// the real nodes: every collective in every form gives native results byte for byte, with
+// repeated edges, self-loops and processes without neighbors, and exactly one message crosses
+// from a node to each node it has edges to per call. Auto mode takes aggregation as its
+// combining candidate where the processes span nodes.
+#include "all_ranks.h"
+#include "collective_shapes.h"
+#include "differential.h"
+#include "topologies.h"
+#include "topology/spec.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+struct AggregationCase {
+    std::string name;
+    // As nbrsim names it, but "random:S" for random_digraph with seed S and "matrix:F" for the
+    // SuiteSparse matrix F of the test data.
+    std::string topology;
+    int node_size;  // 0: the real nodes
+};
+
+void PrintTo(const AggregationCase& c, std::ostream* out) { *out << c.name; }
+
+// nullopt when the matrix's data is missing.
+std::optional<Digraph> graph_of(const std::string& topology, int size) {
+    if (topology.starts_with("random:")) return random_digraph(size, std::stoull(topology.substr(7)));
+    if (topology.starts_with("matrix:")) return matrix_digraph(topology.substr(7), size);
+    return digraph_of(nbrcomb::topology::generate(nbrcomb::topology::parse_topology(topology), size));
+}
+
+Hints aggregate(int node_size) {
+    return {{"nbrcomb_mode", "aggregate"}, {"nbrcomb_node_size", std::to_string(node_size)}};
+}
+
+// The node of every rank of MPI_COMM_WORLD as the library sees it: emulated, or named by the
+// lowest rank that shares the machine.
+std::vector<int> nodes_of(int node_size) {
+    const int size = size_of(MPI_COMM_WORLD);
+    std::vector<int> nodes(static_cast<std::size_t>(size));
+    if (node_size > 0) {
+        for (int r = 0; r < size; ++r) nodes[static_cast<std::size_t>(r)] = r / node_size;
+        return nodes;
+    }
+    MPI_Comm shared = MPI_COMM_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shared);
+    int lowest = rank_of(MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, shared);
+    MPI_Comm_free(&shared);
+    MPI_Allgather(&lowest, 1, MPI_INT, nodes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    return nodes;
+}
+
+// Ordered pairs of different nodes with an edge from the first to the second.
+std::size_t node_pairs(const Digraph& graph, const std::vector<int>& nodes) {
+    std::set<std::pair<int, int>> pairs;
+    for (std::size_t s = 0; s < graph.out.size(); ++s)
+        for (const int d : graph.out[s])
+            if (nodes[s] != nodes[static_cast<std::size_t>(d)])
+                pairs.emplace(nodes[s], nodes[static_cast<std::size_t>(d)]);
+    return pairs.size();
+}
+
+// Per call, one message between nodes per pair of nodes and direction, in all; native MPI's count
+// as the library reports it is that of the edges between nodes.
+void expect_one_message_per_node_pair(MPI_Comm comm, const Digraph& graph, int node_size) {
+    const std::vector<int> nodes = nodes_of(node_size);
+    std::size_t native_edges = 0;
+    for (std::size_t s = 0; s < graph.out.size(); ++s)
+        for (const int d : graph.out[s]) native_edges += nodes[s] != nodes[static_cast<std::size_t>(d)] ? 1 : 0;
+    nbrcomb_stats stats{};
+    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    ASSERT_EQ(stats.mode, NBRCOMB_MODE_AGGREGATE);
+    unsigned long long sums[2] = {stats.internode_messages, stats.native_internode_messages};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(sums[0], stats.calls * node_pairs(graph, nodes));
+    EXPECT_EQ(sums[1], stats.calls * native_edges);
+}
+
+const std::vector<AggregationCase> blocking_cases{
+    {"random_nodes1", "random:21", 1},
+    {"random_nodes2", "random:22", 2},
+    {"random_nodes3", "random:23", 3},
+    {"random_nodes4", "random:24", 4},
+    {"random_real_nodes", "random:25", 0},
+    {"complete_nodes2", "er:1.0", 2},
+    {"complete_nodes5", "er:1.0", 5},
+    {"dense_random_nodes8", "er:0.2:4", 8},
+    {"moore_2d_r2_nodes4", "moore:2:2", 4},
+    {"moore_3d_r1_nodes3", "moore:3:1", 3},
+    {"von_neumann_2d_r2_nodes2", "vonneumann:2:2", 2},
+    {"matrix_can_1054_nodes4", "matrix:can_1054.mtx", 4},
+};
+
+class Aggregation : public testing::TestWithParam<AggregationCase> {};
+
+TEST_P(Aggregation, every_shape_matches_native) {
+    const AggregationCase& c = GetParam();
+    const std::optional<Digraph> graph = graph_of(c.topology, size_of(MPI_COMM_WORLD));
+    if (!graph) GTEST_SKIP() << "no data for " << c.topology << " in " << NBRCOMB_MATRIX_DIR;
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, *graph, {.hints = aggregate(c.node_size)});
+    expect_every_shape_matches_native(comm);
+    expect_one_message_per_node_pair(comm, *graph, c.node_size);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, Aggregation, testing::ValuesIn(blocking_cases),
+                         [](const testing::TestParamInfo<AggregationCase>& info) { return info.param.name; });
+
+const std::vector<AggregationCase> form_cases{
+    {"random_nodes3", "random:31", 3},
+    {"moore_2d_r2_nodes4", "moore:2:2", 4},
+    {"complete_real_nodes", "er:1.0", 0},
+};
+
+class AggregationForms : public testing::TestWithParam<std::tuple<AggregationCase, Form>> {};
+
+TEST_P(AggregationForms, every_shape_matches_native) {
+    const auto& [c, form] = GetParam();
+    if (form == Form::persistent && !has_persistent_collectives)
+        GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+    const Digraph graph = *graph_of(c.topology, size_of(MPI_COMM_WORLD));
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = aggregate(c.node_size)});
+    expect_every_shape_matches_native(comm, form);
+    expect_one_message_per_node_pair(comm, graph, c.node_size);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, AggregationForms,
+                         testing::Combine(testing::ValuesIn(form_cases),
+                                          testing::Values(Form::nonblocking, Form::persistent)),
+                         [](const testing::TestParamInfo<std::tuple<AggregationCase, Form>>& info) {
+                             return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
+                         });
+
+// Auto mode on nodes of 2: aggregation is the candidate where it sends fewer messages between
+// nodes than pairs would, as on a complete graph; the trial and decision keep results exact.
+TEST(AggregationAuto, spanning_nodes_makes_aggregation_the_candidate) {
+    const int size = size_of(MPI_COMM_WORLD);
+    const Digraph graph = *graph_of("er:1.0", size);
+    const Comm comm =
+        create_dist_graph(MPI_COMM_WORLD, graph,
+                          {.hints = {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "0"}, {"nbrcomb_node_size", "2"}}});
+    for (int i = 0; i < 20; ++i) expect_every_shape_matches_native(comm, Form::blocking, Expect::any_route);
+    nbrcomb_stats stats{};
+    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    EXPECT_EQ(stats.mode, size > 2 ? NBRCOMB_MODE_AGGREGATE : NBRCOMB_MODE_PAIRS);
+}
+
+}  // namespace
