@@ -677,6 +677,126 @@ def refresh_smpi_section(args):
         f.write(text[:start] + section + text[end:])
 
 
+AGGREGATION_HEADING = "## Node aggregation (`aggregate`, paper 003)"
+AGGREGATION_VARIANTS = ["direct", "aggregate", "pairs", "groups:2:aware", "groups:4:aware"]
+
+
+def aggregation_here(rows):
+    """Messages and bytes between nodes per call and process, one table per nbrbench run."""
+    if not rows:
+        return []
+    first = rows[0]
+    library = [r for r in rows if r["variant"] != "native" and r["internode_messages_per_call"]]
+    valid = sum(1 for r in library if r["valid"] == "1")
+    forms = ordered(r["form"] for r in library)
+    out = [f"### `{first['topology']}`, {first['ranks']} ranks on emulated nodes of "
+           f"{next((r['node_size'] for r in library if r['node_size']), '?')}\n"]
+
+    def cell(variant, collective, size, field, native_field, digits):
+        found = [r for r in library if r["variant"] == variant and r["collective"] == collective
+                 and r["bytes"] == size and r["form"] == forms[0]]
+        if not found:
+            return ""
+        value, native = number(found[0][field]), number(found[0][native_field])
+        ratio = f" ({value / native:.3f})" if native > 0 else ""
+        return f"{value:.{digits}f}{ratio}"
+
+    body = []
+    for v in [v for v in AGGREGATION_VARIANTS if any(r["variant"] == v for r in library)]:
+        body.append([f"`{v}`",
+                     cell(v, "alltoallv", "4", "internode_messages_per_call", "native_internode_messages_per_call", 3),
+                     cell(v, "allgather", "4", "internode_bytes_per_call", "native_internode_bytes_per_call", 1),
+                     cell(v, "alltoallv", "4", "internode_bytes_per_call", "native_internode_bytes_per_call", 1),
+                     cell(v, "alltoallv", "1024", "internode_bytes_per_call", "native_internode_bytes_per_call", 0)])
+    native_messages = number(library[0]["native_internode_messages_per_call"])
+    out.append(f"Per call and process, natively {native_messages:.3g} messages between nodes; in brackets the "
+               f"ratio to native MPI's. {valid} of {len(library)} library experiments (five collectives, "
+               f"{' and '.join(forms)}, 4 B and 1 KiB) received exactly what MPI prescribes.\n")
+    out.append(table(["variant", "messages between nodes", "bytes, allgather 4 B", "bytes, alltoallv 4 B",
+                      "bytes, alltoallv 1 KiB"], body, ["---", "---:", "---:", "---:", "---:"]) + "\n")
+    same = all(len({r["internode_messages_per_call"] for r in library
+                    if r["variant"] == v and r["bytes"] == "4"}) == 1 for v in AGGREGATION_VARIANTS)
+    if same:
+        out.append("The message counts are the same for every collective and form.\n")
+    return out
+
+
+def aggregation_smpi(rows):
+    """Latency at scale against direct, pairs and topology-aware groups, per process count."""
+    out = []
+    variants = [v for v in ["aggregate", "pairs", "groups:4:aware"] if any(r["variant"] == v for r in rows)]
+    for p in sorted({int(r["processes"]) for r in rows}, reverse=True):
+        sub = [r for r in rows if r["processes"] == str(p)]
+        body = []
+        for t in ordered(r["topology"] for r in sub):
+            for b in sorted({int(r["bytes"]) for r in sub if r["topology"] == t}):
+                cells = {r["variant"]: r for r in sub if r["topology"] == t and r["bytes"] == str(b)}
+                if "direct" not in cells:
+                    continue
+                agg = cells.get("aggregate")
+                body.append([f"`{t}`", fmt_bytes(b), fmt_us(number(cells["direct"]["median_us"]))] +
+                            [smpi_cell(cells[v]) if v in cells else "" for v in variants] +
+                            [f"{number(agg['internode_message_ratio']):.3f}" if agg else ""])
+        out.append(f"{p} processes ({p // 16} nodes of 16), `allgather` blocking; *latency (ratio to direct)*:\n")
+        out.append(table(["topology", "block", "`direct`"] + [f"`{v}`" for v in variants] +
+                         ["`aggregate` messages between nodes (ratio to direct)"], body,
+                         ["---", "---:", "---:"] + ["---:"] * (len(variants) + 1)) + "\n")
+    best = defaultdict(list)
+    for (t, p, b), cells in group_smpi(rows).items():
+        if "direct" in cells and len(cells) > 2:
+            fastest = min(cells, key=lambda v: number(cells[v]["median_us"]))
+            best[fastest].append(f"`{t}` {fmt_bytes(int(b))} at {p}")
+    if best:
+        out.append("Fastest variant per case: " + "; ".join(f"`{v}` on " + ", ".join(cases)
+                                                          for v, cases in best.items()) + ".\n")
+    return out
+
+
+def group_smpi(rows):
+    groups = defaultdict(dict)
+    for r in rows:
+        groups[(r["topology"], r["processes"], r["bytes"])][r["variant"]] = r
+    return groups
+
+
+def aggregation_section(here_paths, smpi_path, output):
+    out = [AGGREGATION_HEADING + "\n",
+           "Node aggregation sends one message per pair of nodes and direction (README, *Node aggregation*). "
+           "First the messages and bytes between nodes that `nbrbench` counts here, with Open MPI on emulated "
+           "nodes (`--node-size`; oversubscribed, so only the counts matter, which depend on the topology and "
+           "the settings alone; Θ = 1). *Bytes* include the 4-byte size header per block of the packets and "
+           "messages between nodes. `groups:K:aware` are paper 002's groups formed within a node.\n"]
+    for path in here_paths:
+        out.extend(aggregation_here(read_csv(path)))
+    if smpi_path:
+        rows = read_csv(smpi_path)
+        valid = sum(1 for r in rows if r["valid"] == "1")
+        csv_name = os.path.relpath(smpi_path, os.path.dirname(os.path.abspath(output)) or ".")
+        out.append("### Latency on the simulated cluster\n")
+        out.append("The library's code on SimGrid SMPI with the Stampede-calibrated platform of the next section "
+                   "(16 processes per node; the nodes are the simulated ones), `bench/smpi/run.sh --aggregation`. "
+                   f"{len(rows)} experiments, {valid} of them valid. Data: `{csv_name}`.\n")
+        out.extend(aggregation_smpi(rows))
+        out.extend(AGGREGATION_FINDINGS)
+    return out
+
+
+def refresh_aggregation_section(args):
+    """Replaces the node aggregation section of an existing RESULTS.md, or puts it before the SMPI one."""
+    text = open(args.output).read()
+    section = "\n".join(aggregation_section(args.aggregation, args.aggregation_smpi, args.output)) + "\n"
+    start = text.find(AGGREGATION_HEADING)
+    if start < 0:
+        start = end = text.index(SMPI_HEADING)
+    else:
+        end = text.find("\n## ", start + 1) + 1 or len(text)
+    with open(args.output, "w") as f:
+        f.write(text[:start] + section + text[end:])
+
+
+AGGREGATION_FINDINGS = []
+
+
 # ---- the document ---------------------------------------------------------------------------------
 
 def main():
@@ -694,12 +814,20 @@ def main():
     parser.add_argument("--refresh-smpi", action="store_true",
                         help="only rewrite the SMPI section of --output from --smpi and the smpi-*.png in "
                              "--figures-dir: the SMPI study is a run of its own")
+    parser.add_argument("--aggregation", nargs="*", default=[], help="nbrbench CSVs of node aggregation here")
+    parser.add_argument("--aggregation-smpi", help="bench/smpi/run.sh --aggregation's CSV")
+    parser.add_argument("--refresh-aggregation", action="store_true",
+                        help="only rewrite the node aggregation section of --output from --aggregation and "
+                             "--aggregation-smpi")
     parser.add_argument("--figures", nargs="*", default=[])
     parser.add_argument("--figures-dir", required=True)
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
     if args.refresh_smpi:
         refresh_smpi_section(args)
+        return
+    if args.refresh_aggregation:
+        refresh_aggregation_section(args)
         return
     missing = [name for name in ("conditions", "commands", "openmpi", "sim_moore", "sim_er")
                if getattr(args, name) is None]
@@ -935,6 +1063,8 @@ def main():
     out.append("Topology-agnostic groups of k ≥ 3 on dense random graphs are left out: there nearly every process "
                "is a friend of every other, and Phase 1 in the simulator takes minutes per setting.\n")
 
+    if args.aggregation or args.aggregation_smpi:
+        out.extend(aggregation_section(args.aggregation, args.aggregation_smpi, args.output))
     if args.smpi:
         out.extend(smpi_section(read_csv(args.smpi), os.path.relpath(args.smpi, os.path.dirname(
             os.path.abspath(args.output)) or "."), [f for f in figures if f.startswith("smpi-")], figure_dir_rel))

@@ -8,13 +8,15 @@
 #      2 ranks (MPICH), on every topology, collective, size and form of the full sweep;
 #   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
 #   4. nbrbench with Open MPI at 8 ranks: rank reordering (reorder=1) on emulated nodes of 2 and 4;
-#      nbrmap: rank 0's mapping for reordering at up to 163,840 processes;
+#      nbrmap: rank 0's mapping for reordering at up to 163,840 processes; nbrbench at 16 and 32
+#      ranks on emulated nodes of 4 and 8: the messages between nodes of node aggregation;
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
 #      1024), every pattern checked;
 #   6. bench/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands,
 #      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
-#      separate run of about an hour and a half, on one core) and their figures.
+#      separate run of about an hour and a half, on one core) and their figures, and those of node
+#      aggregation in bench/smpi/aggregation.csv (run.sh --aggregation, about 50 minutes).
 #
 #   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then
@@ -83,6 +85,12 @@ reorder_args=(--topology shuffled:moore:2:1,moore:2:1,shuffled:vonneumann:3:1,er
 # One run per topology, sizes ascending, so that each row's peak memory is its own.
 map_topologies=(moore:3:1 shuffled:moore:3:1 vonneumann:3:1)
 map_args=(--processes 4096 --processes 32768 --processes 163840 --node-size 32 --node-size 128)
+# Node aggregation: ranks, topology and emulated node size of each run. Oversubscribed, so the
+# counts matter, not the times: few repetitions.
+aggregation_runs=("16 moore:2:2 4" "32 er:0.2 8")
+aggregation_args=(--collective allgather,allgatherv,alltoall,alltoallv,alltoallw --form blocking,nonblocking
+                  --bytes 4,1024 --variant direct,aggregate,pairs,groups:2:aware,groups:4:aware --theta 1
+                  --runs 1 --reps 3 --warmup 1)
 # nbrsim: the topologies of papers 000 and 002 at scale.
 moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:2:3 --topology moore:3:1 --processes 4096)
 er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --topology er:0.8 --processes 1024)
@@ -100,6 +108,9 @@ if [[ $quick == 1 ]]; then
                 --variant direct,direct:reorder --runs 3 --reps 5 --warmup 1 --theta 1)
   map_topologies=(moore:3:1 shuffled:moore:3:1)
   map_args=(--processes 4096 --node-size 32)
+  aggregation_runs=("8 moore:2:2 4")
+  aggregation_args=(--collective allgather,alltoallv --form blocking --bytes 4,1024
+                    --variant direct,aggregate,pairs --theta 1 --runs 1 --reps 3 --warmup 1)
   moore=(--topology moore:2:1 --topology moore:2:2 --processes 1024)
   er=(--topology er:0.05 --topology er:0.4 --processes 256)
   groups=(--mode groups --k 2 --k 3)
@@ -256,6 +267,16 @@ for topology in "${map_topologies[@]}"; do
   append "nbrmap-${topology//:/-}" "$map_csv" "$build/bin/nbrmap" --topology "$topology" "${map_args[@]}"
 done
 
+aggregation_csvs=()
+for spec in "${aggregation_runs[@]}"; do
+  read -r np topology node_size <<<"$spec"
+  csv=$out/nbrbench-aggregation-${topology//:/-}-${np}ranks.csv
+  run "nbrbench-aggregation-${topology//:/-}-${np}ranks" "$csv" "> $csv" 1800 \
+    mpirun --oversubscribe -np "$np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" \
+    "$build/bin/nbrbench" --topology "$topology" --node-size "$node_size" "${aggregation_args[@]}"
+  aggregation_csvs+=("$csv")
+done
+
 # ---- 5. nbrsim ----------------------------------------------------------------------------------
 # One CSV per family.
 simulate() {  # LABEL CSV ARGS...
@@ -309,6 +330,8 @@ if [[ -s $sim_er ]]; then
   keep "$work/sim-er/message_ratio_density.png" nbrsim-er-message-ratio-density.png
 fi
 
+aggregation_table=(--aggregation "${aggregation_csvs[@]}")
+[[ -s bench/smpi/aggregation.csv ]] && aggregation_table+=(--aggregation-smpi bench/smpi/aggregation.csv)
 smpi_csv=bench/smpi/results.csv
 smpi_table=()
 if [[ -s $smpi_csv ]]; then
@@ -328,7 +351,7 @@ if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 cp "$conditions" "$commands" "$logs/"
 python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
-  "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+  "${aggregation_table[@]}" "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
   printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2

@@ -3,6 +3,7 @@
 #include "schedule/local_copy.h"
 #include "schedule/probed_receive.h"
 
+#include <climits>
 #include <cstdint>
 #include <cstring>
 #include <utility>
@@ -11,10 +12,14 @@ namespace nbrcomb::detail {
 
 namespace {
 
-// Where block part of a member's message of parts blocks starts, after the header, and its size.
+// The header of a sized message holds each piece's byte size in 32 bits: a message goes with an
+// int count of bytes, so no piece is larger.
+using PieceSize = std::uint32_t;
+
+// Where piece part of a sized message of parts pieces starts, after the header, and its size.
 std::pair<std::size_t, std::size_t> part_of(const ByteBuffer& slot, int part, int parts) {
-    std::size_t start = static_cast<std::size_t>(parts) * sizeof(std::uint64_t);
-    std::uint64_t size = 0;
+    std::size_t start = static_cast<std::size_t>(parts) * sizeof(PieceSize);
+    PieceSize size = 0;
     for (int k = 0; k <= part; ++k) {
         start += size;
         std::memcpy(&size, slot.data() + static_cast<std::size_t>(k) * sizeof size, sizeof size);
@@ -205,9 +210,10 @@ int Execution::post(const CopyOp& op) {
 int Execution::post(const RelayOp& op) {
     Bytes& message = next_outgoing();
     if (op.sized) {
-        message.resize(op.pieces.size() * sizeof(std::uint64_t));
+        message.resize(op.pieces.size() * sizeof(PieceSize));
         for (std::size_t k = 0; k < op.pieces.size(); ++k) {
-            const std::uint64_t size = std::visit([this](const auto& piece) { return size_of(piece); }, op.pieces[k]);
+            const auto size =
+                static_cast<PieceSize>(std::visit([this](const auto& piece) { return size_of(piece); }, op.pieces[k]));
             std::memcpy(message.data() + k * sizeof size, &size, sizeof size);
         }
     }
@@ -220,6 +226,7 @@ int Execution::post(const RelayOp& op) {
         message.insert(message.end(), part.begin(), part.end());
     }
     if (!op.sized && message.empty()) return MPI_SUCCESS;  // the receiver expects nothing either
+    if (message.size() > INT_MAX) return MPI_ERR_COUNT;    // more than one message can carry
     return send(message.data(), static_cast<int>(message.size()), MPI_BYTE, message.size(), op.peer, tag(op.kind));
 }
 

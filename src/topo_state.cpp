@@ -47,6 +47,10 @@ void add_counters(nbrcomb_stats& sum, const nbrcomb_stats& part) {
     sum.native_call_messages += part.native_call_messages;
     sum.auto_combined += part.auto_combined;
     sum.auto_native += part.auto_native;
+    sum.internode_messages += part.internode_messages;
+    sum.internode_bytes += part.internode_bytes;
+    sum.native_internode_messages += part.native_internode_messages;
+    sum.native_internode_bytes += part.native_internode_bytes;
 }
 
 void add(ProcessTotals& totals, const nbrcomb_stats& part) {

@@ -1,10 +1,10 @@
 #include "src/topology_setup.h"
 
 #include "mapping/locality.h"
+#include "pattern/message_cost.h"
 #include "pattern/node_aggregation.h"
 #include "pattern/pattern_builder.h"
 #include "pattern/pattern_check.h"
-#include "schedule/executor.h"
 #include "schedule/mpi_features.h"
 #include "src/adjacency.h"
 #include "src/log.h"
@@ -15,6 +15,7 @@
 #include "src/topology_neighbors.h"
 
 #include <algorithm>
+#include <array>
 #include <functional>
 
 namespace nbrcomb::detail {
@@ -100,31 +101,37 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return locality_domains(state.private_comm, settings, topology.emulated_nodes).of_rank;
 }
 
-// Messages of one call of the pattern's that cross nodes, on this process: direct edges,
-// packets to members and combined messages.
-int internode_messages(const Topology& topology) {
-    const NodeMap nodes{topology.node_of, topology.graph.rank};
-    const Pattern& pattern = topology.pattern;
-    int messages = 0;
-    const auto crosses = [&](int edge) {
-        return nodes.crosses_to(topology.graph.destinations[static_cast<std::size_t>(edge)]);
-    };
-    for (const int edge : pattern.direct) messages += crosses(edge);
-    for (const GroupStep& step : pattern.steps) {
-        for (std::size_t i = 0; i < step.members.size(); ++i)
-            messages += step.sends_packet(i) && nodes.crosses_to(step.members[i]);
-        for (const int edge : step.onloaded()) messages += crosses(edge);
+// The elementwise maximum over the communicator's processes of each candidate's round costs.
+// Collective.
+std::array<RoundCosts, 2> busiest_costs(const std::array<RoundCosts, 2>& mine, MPI_Comm comm) {
+    std::vector<double> values;
+    for (const RoundCosts& costs : mine) {
+        values.insert(values.end(), costs.overhead.begin(), costs.overhead.end());
+        values.insert(values.end(), costs.remote.begin(), costs.remote.end());
     }
-    return messages;
+    allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+    std::array<RoundCosts, 2> busiest;
+    auto value = values.begin();
+    for (RoundCosts& costs : busiest) {
+        for (double& overhead : costs.overhead) overhead = *value++;
+        for (double& remote : costs.remote) remote = *value++;
+    }
+    return busiest;
 }
 
-// Auto mode, on a communicator that spans nodes: aggregation is its combining candidate instead
-// of pairs where it sends fewer messages between nodes in all, which cost the most on a cluster.
-// Collective.
+// Auto mode, on a communicator that spans nodes: aggregation replaces pairs as the combining
+// candidate where it promises the shorter call (pattern/message_cost.h); the trial then weighs
+// the candidate against native MPI. Collective.
 void weigh_aggregation(const TopoState& state, Topology& topology) {
-    int totals[2] = {static_cast<int>(topology.aggregation->outbound.size()), internode_messages(topology)};
-    allreduce_progressing(totals, 2, MPI_INT, MPI_SUM, state.private_comm);
-    if (totals[0] >= totals[1]) topology.aggregation.reset();
+    const std::vector<int>& nodes = *topology.node_of;
+    const auto [pairs, aggregation] =
+        busiest_costs({round_costs(topology.graph, topology.pattern, nodes),
+                       round_costs(topology.graph, *topology.aggregation, nodes)},
+                      state.private_comm);
+    const double pairs_time = estimated_time(pairs), aggregation_time = estimated_time(aggregation);
+    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %.2f us aggregated, %.2f us in pairs)",
+              aggregation_time < pairs_time ? "aggregate" : "pairs", aggregation_time, pairs_time);
+    if (aggregation_time >= pairs_time) topology.aggregation.reset();
 }
 
 bool spans_nodes(const std::vector<int>& node_of) {

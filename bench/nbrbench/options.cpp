@@ -191,8 +191,8 @@ std::string usage() {
            "  --reps         timed calls per experiment and run (full: 50)\n"
            "  --warmup       untimed calls before them (full: 2)\n"
            "  --theta        friendship threshold of the library variants (default 4)\n"
-           "  --node-size    ranks per emulated node of aggregate and the :aware and :reorder\n"
-           "                 variants; 0: the real nodes (default 2)\n"
+           "  --node-size    ranks per emulated node of the library variants but auto (auto:\n"
+           "                 only with :aware or :reorder); 0: the real nodes (default 2)\n"
            "  --seed         of the random experiment order (default 1)\n"
            "Output: CSV on standard output, one row per topology, collective, form, bytes and variant;\n"
            "progress on standard error. Exit status 1 if a library variant received wrong data.\n";

@@ -22,8 +22,10 @@ struct Variant {
     bool aware = false;
     bool reorder = false;  // the constructor gets reorder=1 and the library may renumber the ranks
     bool is_native() const { return mode == NBRCOMB_MODE_OFF; }
-    // Whether the variant runs on emulated nodes of LibrarySettings::node_size ranks.
-    bool uses_nodes() const { return aware || reorder || mode == NBRCOMB_MODE_AGGREGATE; }
+    // Whether the library runs the variant on emulated nodes of LibrarySettings::node_size ranks:
+    // every library variant but auto, which keeps the default settings unless topology-aware,
+    // so that the figures between nodes of all variants count the same nodes.
+    bool uses_nodes() const { return aware || reorder || (mode != NBRCOMB_MODE_OFF && mode != NBRCOMB_MODE_AUTO); }
 };
 
 // Throws std::invalid_argument naming what is allowed.
@@ -32,7 +34,7 @@ Variant parse_variant(const std::string& text);
 // Settings shared by every library variant.
 struct LibrarySettings {
     int theta = 4;      // friendship threshold; 4 in both papers
-    int node_size = 2;  // ranks per emulated node of the variants that use nodes; 0: the real nodes
+    int node_size = 2;  // ranks per emulated node (Variant::uses_nodes); 0: the real nodes
 };
 
 // New hints selecting variant; the caller frees them.

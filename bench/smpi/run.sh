@@ -2,10 +2,14 @@
 # Latency of the library's variants at scale: nbrbench with libnbrcomb on 256 and 1024 simulated
 # processes of a cluster of 16-core nodes calibrated on TACC Stampede (SimGrid SMPI; platform,
 # calibration and limits in bench/smpi/README.md).
-#   bench/smpi/run.sh [--quick]
+#   bench/smpi/run.sh [--quick | --aggregation]
 # Builds build-smpi/ (the library, nbrbench and the platform against SMPI), then prints CSV:
 #   topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,
 #   pattern_seconds,valid
+# --aggregation: node aggregation (paper 003) against direct, pairs and topology-aware groups of 4
+# on seed 000's topologies and SuiteSparse matrices, with four more columns before valid:
+#   internode_messages (per call and process), internode_message_ratio (to direct's),
+#   internode_bytes, internode_byte_ratio
 # direct is the library's one message per edge, what Open MPI and MPICH send (SMPI has no
 # neighborhood collectives of its own); median_us is simulated time, the median of the timed
 # calls (the slowest process counts); message_ratio is messages per call over direct's;
@@ -15,11 +19,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-quick=0
+quick=0 aggregation=0
 case ${1:-} in
   --quick) quick=1 ;;
+  --aggregation) aggregation=1 ;;
   "") ;;
-  *) sed -n '2,15p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
 esac
 
 cmake -S . -B build-smpi -C bench/smpi/smpi-cache.cmake >&2
@@ -43,9 +48,13 @@ export SMPIRUN_FLAGS="--cfg=smpi/privatize-libs:$PWD/build-smpi/lib/libnbrcomb.s
 timing=(--runs 1 --reps 5 --node-size 0)
 auto_warmup=52
 
-echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,valid"
+if [[ $aggregation -eq 1 ]]; then
+  echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,internode_messages,internode_message_ratio,internode_bytes,internode_byte_ratio,valid"
+else
+  echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,valid"
+fi
 
-# simulate PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS WARMUP [columns.py option]
+# simulate PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS WARMUP [columns.py options]
 simulate() {
   local processes=$1 topologies=$2 collectives=$3 forms=$4 bytes=$5 variants=$6 warmup=$7
   shift 7
@@ -56,19 +65,33 @@ simulate() {
     bench/smpi/columns.py "$@"
 }
 
-# measure PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS: direct and the variants; auto,
-# if asked for, in a simulation of its own with its longer warm-up.
+# measure PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS [columns.py options]: direct and
+# the variants; auto, if asked for, in a simulation of its own with its longer warm-up.
 measure() {
   local others
   others=$(tr , '\n' <<<"$6" | { grep -vx auto || true; } | paste -sd,)
-  [[ -n $others ]] && simulate "$1" "$2" "$3" "$4" "$5" "$others" 2
+  [[ -n $others ]] && simulate "$1" "$2" "$3" "$4" "$5" "$others" 2 "${@:7}"
   if grep -qx auto < <(tr , '\n' <<<"$6"); then
-    simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct)
+    simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct) "${@:7}"
   fi
 }
 
 if [[ $quick -eq 1 ]]; then
   measure 256 moore:2:2 allgather blocking 4 pairs,auto
+  exit
+fi
+
+# Nodes are the simulated ones (16 ranks each, --node-size 0). About 50 minutes of one core: at
+# 1024 processes only Moore grids (the random graphs' pairs Phase 1 does not finish there).
+if [[ $aggregation -eq 1 ]]; then
+  variants=aggregate,pairs,groups:4:aware
+  measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 4,1024 $variants --internode
+  matrices=$(cd ../shared/data/matrices 2>/dev/null && pwd) ||
+    { echo "run.sh: no SuiteSparse matrices in ../shared/data/matrices" >&2; exit 1; }
+  measure 256 "matrix:$matrices/can_1054.mtx,matrix:$matrices/lp_sctap2.mtx,matrix:$matrices/D_10.mtx" \
+    allgather blocking 4,1024 $variants --internode
+  measure 1024 moore:2:2 allgather blocking 4 $variants --internode
+  measure 1024 moore:2:1,moore:3:1 allgather blocking 4 aggregate --internode
   exit
 fi
 

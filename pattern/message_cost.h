@@ -1,0 +1,40 @@
+// An estimate of one call's time from its messages, by which auto mode picks its combining
+// candidate where the processes span nodes: pairs of friends or node aggregation.
+#pragma once
+
+#include "pattern/node_aggregation.h"
+#include "pattern/pattern.h"
+
+#include <array>
+#include <vector>
+
+namespace nbrcomb::detail {
+
+// LogGP-style: every message costs the sender and the receiver a software overhead, more between
+// nodes than within one; a message whose size the receiver cannot know costs it a probe too; each
+// round then takes one wire latency. Microseconds for small messages, from the calibrated
+// Stampede model of bench/smpi/README.md (SimGrid's platform-calibration data).
+struct MessageOverheads {
+    double send_local = 0.21, receive_local = 0.04, wire_local = 0.04;
+    double send_remote = 0.47, receive_remote = 0.35, wire_remote = 0.35;
+    double probe = 0.24;
+};
+
+// One process's part of the estimate, per schedule round: its overheads, and 1 where a message
+// of the round crosses nodes. Rounds are those of the schedules (combining: friend packets and
+// direct edges, combined messages; aggregation: packets to agents and edges within the node,
+// messages between nodes, deliveries).
+struct RoundCosts {
+    static constexpr int rounds = 3;
+    std::array<double, rounds> overhead{};
+    std::array<double, rounds> remote{};
+};
+
+RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of);
+RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of);
+
+// The estimated time of a call from the elementwise maximum of every process's round costs: per
+// round the busiest process's overheads and a wire latency, summed over the rounds used.
+double estimated_time(const RoundCosts& busiest, const MessageOverheads& overheads = {});
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,60 @@
+#include "pattern/message_cost.h"
+#include "pattern/simulated_phase1.h"
+#include "topology/generators.h"
+#include "topology/spec.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+using namespace nbrcomb::detail;
+
+namespace {
+
+// The estimate of a whole topology on nodes of 16 processes: direct, pairs, aggregation.
+struct Estimates {
+    double direct, pairs, aggregation;
+};
+
+Estimates estimate(const std::string& topology, int processes) {
+    const auto graphs = nbrcomb::topology::generate(nbrcomb::topology::parse_topology(topology), processes);
+    std::vector<int> nodes;
+    for (int r = 0; r < processes; ++r) nodes.push_back(r / 16);
+    const auto pairs = simulate_patterns(graphs, {});
+    const auto aggregation = simulate_aggregation(graphs, nodes);
+    RoundCosts busiest[3];
+    const auto take_max = [](RoundCosts& into, const RoundCosts& costs) {
+        for (std::size_t r = 0; r < RoundCosts::rounds; ++r) {
+            into.overhead[r] = std::max(into.overhead[r], costs.overhead[r]);
+            into.remote[r] = std::max(into.remote[r], costs.remote[r]);
+        }
+    };
+    for (std::size_t r = 0; r < graphs.size(); ++r) {
+        take_max(busiest[0], round_costs(graphs[r], direct_pattern(graphs[r]), nodes));
+        take_max(busiest[1], round_costs(graphs[r], pairs[r], nodes));
+        take_max(busiest[2], round_costs(graphs[r], aggregation[r], nodes));
+    }
+    return {estimated_time(busiest[0]), estimated_time(busiest[1]), estimated_time(busiest[2])};
+}
+
+}  // namespace
+
+// The two ends of the simulated cluster's results at 256 processes (bench/RESULTS.md): on
+// Moore (2,1) a node exchanges with two others only, so two agents relay all of its blocks and
+// aggregation takes twice direct's time while pairs save some; on a random graph of density 0.2
+// every node exchanges with all others and aggregation takes a third of direct's time.
+TEST(MessageCost, picks_the_candidate_the_simulated_cluster_found_faster) {
+    const Estimates moore = estimate("moore:2:1", 256);
+    EXPECT_LT(moore.pairs, moore.direct);
+    EXPECT_GT(moore.aggregation, moore.direct);
+    const Estimates random = estimate("er:0.2", 256);
+    EXPECT_LT(random.aggregation, random.pairs);
+    EXPECT_LT(random.pairs, random.direct);
+}
+
+// One process alone: nothing crosses nodes and nothing is sent.
+TEST(MessageCost, no_messages_cost_nothing) {
+    const LocalGraph alone{0, {0}, {0}};
+    EXPECT_EQ(estimated_time(round_costs(alone, direct_pattern(alone), {0})), 0.0);
+}
