@@ -777,7 +777,7 @@ def aggregation_section(here_paths, smpi_path, output):
                    "(16 processes per node; the nodes are the simulated ones), `bench/smpi/run.sh --aggregation`. "
                    f"{len(rows)} experiments, {valid} of them valid. Data: `{csv_name}`.\n")
         out.extend(aggregation_smpi(rows))
-        out.extend(AGGREGATION_FINDINGS)
+        out.extend(aggregation_findings(rows))
     return out
 
 
@@ -794,7 +794,58 @@ def refresh_aggregation_section(args):
         f.write(text[:start] + section + text[end:])
 
 
-AGGREGATION_FINDINGS = []
+def aggregation_findings(rows):
+    """What the simulated cluster shows, with the numbers read from its rows."""
+    cells = group_smpi(rows)
+
+    def ratio(topology, processes, size, variant, field="ratio_to_direct"):
+        row = cells.get((topology, str(processes), str(size)), {}).get(variant)
+        return f"{number(row[field]):.2f}" if row else "?"
+
+    def moore22_gap():
+        pairs, aggregate = (cells.get(("moore:2:2", "256", "4"), {}).get(v) for v in ("pairs", "aggregate"))
+        if not pairs or not aggregate:
+            return "?"
+        return f"{100 * (number(aggregate['median_us']) / number(pairs['median_us']) - 1):.0f}"
+
+    return ["What the simulated cluster shows, and why:\n",
+            f"- **Where every node exchanges with many nodes, aggregation wins by far**: on the random graph of "
+            f"density 0.2 at 256 processes it takes {ratio('er:0.2', 256, 4, 'aggregate')} of direct's time with "
+            f"4 B blocks and {ratio('er:0.2', 256, 1024, 'aggregate')} with 1 KiB (pairs: "
+            f"{ratio('er:0.2', 256, 4, 'pairs')} and {ratio('er:0.2', 256, 1024, 'pairs')}); on the matrices "
+            f"{ratio('matrix:can_1054', 256, 4, 'aggregate')} (`can_1054`), "
+            f"{ratio('matrix:D_10', 256, 4, 'aggregate')} (`D_10`). A process there sends dozens of messages "
+            "to other nodes natively; aggregated, its node sends one per remote node, and the rest are messages "
+            "within the node, whose overheads cost about a quarter (calibrated model: 0.25 against 0.82 µs).",
+            f"- **With 1 KiB blocks it wins on every topology measured** "
+            f"(Moore (2,2): {ratio('moore:2:2', 256, 1024, 'aggregate')}, Moore (2,1): "
+            f"{ratio('moore:2:1', 256, 1024, 'aggregate')}), where combining in pairs loses (Moore (2,2): "
+            f"{ratio('moore:2:2', 256, 1024, 'pairs')}). The 16 processes of a node share one NIC, which 1 KiB "
+            "blocks already load, and an allgather block bound for several processes of a remote node crosses "
+            f"it once: aggregation sends {ratio('moore:2:2', 256, 1024, 'aggregate', 'internode_byte_ratio')} of "
+            "direct's bytes between nodes on Moore (2,2), while a block a friend forwards crosses twice.",
+            f"- **Where a node exchanges with few nodes, it loses**: on Moore (2,1) with 4 B blocks it takes "
+            f"{ratio('moore:2:1', 256, 4, 'aggregate')}x direct's time (pairs: {ratio('moore:2:1', 256, 4, 'pairs')}). "
+            "A node is a row of the 16 × 16 grid and exchanges with the rows above and below only, so two agents "
+            "relay the blocks of all 16 processes: each takes up to 15 packets, each probed for its size, and "
+            "sends up to 15 deliveries, one after the other, where a process sends 8 messages natively. On Moore "
+            f"(2,2) with 4 B blocks pairs stay ahead ({ratio('moore:2:2', 256, 4, 'pairs')} against "
+            f"{ratio('moore:2:2', 256, 4, 'aggregate')}).",
+            "- **Auto mode's pick.** Its estimate (README, *Node aggregation*; `pattern/message_cost.h`) puts "
+            "pairs and aggregation in the simulation's order for 4 B blocks on every topology here but Moore "
+            "(2,2), where it expects aggregation 10 % faster than pairs and the simulation finds it "
+            f"{moore22_gap()} % slower. "
+            "It counts messages, not bytes, and picks one candidate per communicator: on Moore (2,1) it picks "
+            "pairs, which the trial then keeps native for 1 KiB blocks, where aggregation would have won. The "
+            "trial against native MPI keeps a wrong pick from costing more than the native calls.",
+            "- **Against paper 003**, which reports 1.32x over point-to-point for strongly scaled SpMV in "
+            "BoomerAMG at 2048 processes (1.96x weakly scaled) on Lassen with 16 processes per node: the gains "
+            "here are larger per topology (up to "
+            f"{1 / min(number(r['ratio_to_direct']) for r in rows if r['variant'] == 'aggregate'):.1f}x) and the "
+            "losses sharper. The paper's figure is one number over all levels of an AMG hierarchy, whose coarse "
+            "levels are sparse like Moore (2,1) where aggregation does not pay, and its machine charges the "
+            "agents' local traffic with memory contention that this model leaves out (no contention between "
+            "flows within a node); which of the two accounts for the difference is not verified here.\n"]
 
 
 # ---- the document ---------------------------------------------------------------------------------

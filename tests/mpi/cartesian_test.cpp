@@ -4,8 +4,9 @@
 // periodic dimension has 1 or 2 processes send block s still meets receive block s^1 (where
 // native MPI is known wrong there, as MPICH 4.0 is, the harness's reference stands in). These
 // constructors take no hints, so the environment sets the mode: CTest runs this once with
-// NBRCOMB_MODE=pairs and NBRCOMB_THETA=1 (the library's schedules on every call) and once in
-// auto mode with NBRCOMB_LAZY=1 (Phase 1 in the first call, then trials and decisions).
+// NBRCOMB_MODE=pairs and NBRCOMB_THETA=1 (the library's schedules on every call), once in
+// auto mode with NBRCOMB_LAZY=1 (Phase 1 in the first call, then trials and decisions), and once
+// with NBRCOMB_MODE=aggregate on nodes of 2.
 #include "all_ranks.h"
 #include "collective_shapes.h"
 #include "datatypes.h"
