@@ -81,8 +81,8 @@ if [[ $quick -eq 1 ]]; then
   exit
 fi
 
-# Nodes are the simulated ones (16 ranks each, --node-size 0). About 50 minutes of one core: at
-# 1024 processes only Moore grids (the random graphs' pairs Phase 1 does not finish there).
+# Nodes are the simulated ones (16 ranks each, --node-size 0). About an hour of one core: at 1024
+# processes only Moore grids (the random graphs' pairs Phase 1 does not finish there).
 if [[ $aggregation -eq 1 ]]; then
   variants=aggregate,pairs,groups:4:aware
   measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 4,1024 $variants --internode
@@ -92,6 +92,8 @@ if [[ $aggregation -eq 1 ]]; then
     allgather blocking 4,1024 $variants --internode
   measure 1024 moore:2:2 allgather blocking 4 $variants --internode
   measure 1024 moore:2:1,moore:3:1 allgather blocking 4 aggregate --internode
+  # Auto mode, which picks pairs or aggregation per communicator (README, "Node aggregation").
+  simulate 256 moore:2:1,moore:2:2,er:0.2 allgather blocking 4 auto "$auto_warmup" --without-direct --internode
   exit
 fi
 
