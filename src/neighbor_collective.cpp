@@ -52,24 +52,31 @@ std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, S
     return of_edges;
 }
 
-// What native MPI sends for the call: the schedule knows; between nodes (where the nodes are
-// known) and, with reorder=1, between nodes with the old and the new ranks, the blocks tell.
+// What native MPI sends for the call: the schedule knows; with reorder=1 also the bytes between
+// nodes with the old and the new ranks, which needs the blocks.
 NativeTraffic native_traffic(const Schedule& schedule, const CallArgs& args, const Topology& topology) {
-    NativeTraffic traffic{.messages = schedule.native_messages, .bytes = schedule.native_bytes};
-    if (topology.internode_before.empty() && !topology.node_of) return traffic;
+    NativeTraffic traffic{.messages = schedule.native_messages,
+                          .bytes = schedule.native_bytes,
+                          .internode_messages = schedule.native_internode_messages,
+                          .internode_bytes = schedule.native_internode_bytes};
+    if (topology.internode_before.empty()) return traffic;
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
-    const NodeMap nodes{topology.node_of, topology.graph.rank};
     for (std::size_t j = 0; j < send_blocks.size(); ++j) {
         const std::size_t bytes = send_blocks[j].bytes;
-        if (nodes.crosses_to(topology.graph.destinations[j])) {
-            ++traffic.internode_messages;
-            traffic.internode_bytes += bytes;
-        }
-        if (topology.internode_before.empty()) continue;
         if (topology.internode_before[j]) traffic.internode_bytes_before += bytes;
         if (topology.internode_after[j]) traffic.internode_bytes_after += bytes;
     }
     return traffic;
+}
+
+// What native MPI sends between nodes for a call of these blocks, counted once per schedule.
+void count_native_internode(const std::vector<Block>& send_blocks, const Topology& topology, Schedule& schedule) {
+    const NodeMap nodes{topology.node_of, topology.graph.rank};
+    for (std::size_t j = 0; j < send_blocks.size(); ++j)
+        if (nodes.crosses_to(topology.graph.destinations[j])) {
+            ++schedule.native_internode_messages;
+            schedule.native_internode_bytes += send_blocks[j].bytes;
+        }
 }
 
 // The schedule of the combined route: node aggregation's where the mode has it, else the
@@ -95,9 +102,10 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
     const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
     const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
-    std::shared_ptr<const Schedule> built = state.schedules.insert(
-        key,
-        combined ? combining_schedule(topology, blocks) : build_schedule(topology.graph, topology.direct_pattern, blocks));
+    Schedule schedule =
+        combined ? combining_schedule(topology, blocks) : build_schedule(topology.graph, topology.direct_pattern, blocks);
+    count_native_internode(send_blocks, topology, schedule);
+    std::shared_ptr<const Schedule> built = state.schedules.insert(key, std::move(schedule));
     ++state.stats.schedules_built;
     state.stats.schedule_seconds += PMPI_Wtime() - start;
     log_schedule(args.collective, *built);
