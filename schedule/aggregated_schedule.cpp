@@ -22,10 +22,9 @@ void add_handoffs(const AggregationPattern& pattern, const CallBlocks& call, Sch
         round.ops.emplace_back(ProbeRecvOp{handoff.source, schedule.slots++});
 }
 
-// How many pieces a message of edges holds: one per edge, or for allgather one per source (the
-// edges come sorted by source).
-template <class Edge>
-int pieces_of(const std::vector<Edge>& edges, bool same_send_block) {
+// How many pieces a message between nodes holds: one per edge, or for allgather one per source
+// (the edges come sorted by source).
+int pieces_of(const std::vector<InboundEdge>& edges, bool same_send_block) {
     if (!same_send_block) return static_cast<int>(edges.size());
     int pieces = 0;
     for (std::size_t k = 0; k < edges.size(); ++k) pieces += k == 0 || edges[k].source != edges[k - 1].source ? 1 : 0;

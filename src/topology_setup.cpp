@@ -134,6 +134,7 @@ void weigh_aggregation(const TopoState& state, Topology& topology) {
     if (aggregation_time >= pairs_time) topology.aggregation.reset();
 }
 
+// Whether the communicator's processes run on more than one node.
 bool spans_nodes(const std::vector<int>& node_of) {
     return std::ranges::adjacent_find(node_of, std::not_equal_to<>()) != node_of.end();
 }
