@@ -194,7 +194,7 @@ Pointer Execution::address(const BufferRef& ref) {
 }
 
 int Execution::post(const RecvOp& op) {
-    requests_.emplace_back();
+    requests_.push_back(MPI_REQUEST_NULL);  // stays null if posting fails
     return PMPI_Irecv(address<void*>(op.data.at), op.data.count, op.data.type, op.peer, tag(op.kind), comm_,
                       &requests_.back());
 }
@@ -250,7 +250,7 @@ std::span<const std::byte> Execution::handed_over(const SlotPart& part) const {
 int Execution::receive_probed(const ProbeRecvOp& op, ProbedMessage& message) {
     Bytes& slot = slots_[static_cast<std::size_t>(op.slot)];
     slot.resize(static_cast<std::size_t>(message.bytes()));
-    requests_.emplace_back();
+    requests_.push_back(MPI_REQUEST_NULL);
     return receive_message(message, slot.data(), &requests_.back());
 }
 
@@ -272,7 +272,7 @@ void Execution::count_send(int peer, std::size_t bytes) {
 
 int Execution::send(const void* data, int count, MPI_Datatype type, std::size_t bytes, int peer, int message_tag) {
     count_send(peer, bytes);
-    requests_.emplace_back();
+    requests_.push_back(MPI_REQUEST_NULL);
     return PMPI_Isend(data, count, type, peer, message_tag, comm_, &requests_.back());
 }
 

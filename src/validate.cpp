@@ -1,5 +1,8 @@
 #include "src/validate.h"
 
+#include <cstdint>
+#include <mutex>
+
 namespace nbrcomb::detail {
 
 namespace {
@@ -30,9 +33,63 @@ int type_size(MPI_Datatype type) {
     return size;
 }
 
-}  // namespace
+bool predefined(MPI_Datatype type) {
+    int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
+}
 
-int validate_call(const CallArgs& args, int indegree, int outdegree) {
+// A communicator whose errors return: the probe below must not trip the caller's handler.
+MPI_Comm quiet_self() {
+    static std::once_flag once;
+    static MPI_Comm comm = MPI_COMM_NULL;
+    std::call_once(once, [] {
+        PMPI_Comm_dup(MPI_COMM_SELF, &comm);
+        PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    });
+    return comm;
+}
+
+// There is no query for it: MPI_Pack of nothing checks the datatype as a send of it would.
+bool uncommitted(MPI_Datatype type) {
+    if (predefined(type)) return false;
+    char none = 0;
+    int position = 0;
+    return PMPI_Pack(&none, 0, type, &none, 0, &position, quiet_self()) != MPI_SUCCESS;
+}
+
+// Open MPI's check of a point-to-point buffer (OMPI_CHECK_USER_BUFFER), which its own
+// neighborhood collectives skip (they crash) and MPICH's make: no address for data to move,
+// unless the datatype places its data at absolute addresses (MPI_BOTTOM).
+bool null_block(const void* base, MPI_Aint offset, int count, MPI_Datatype type) {
+    if (count <= 0 || reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset) != 0) return false;
+    if (predefined(type)) return true;
+    MPI_Aint true_lb = 0, true_extent = 0;
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    return type_size(type) > 0 && true_lb == 0;
+}
+
+// The buffer and datatype checks every send and receive of the call would make, made before
+// any of them: a schedule that failed in a later round would leave its peers waiting.
+int check_side_buffers(const void* base, const SideArgs& side, int degree) {
+    if (degree == 0) return MPI_SUCCESS;
+    if (side.layout == Layout::typed) {
+        for (int i = 0; i < degree; ++i) {
+            if (side.counts[i] > 0 && uncommitted(side.types[i])) return MPI_ERR_TYPE;
+            if (null_block(base, side.byte_displs[i], side.counts[i], side.types[i])) return MPI_ERR_BUFFER;
+        }
+        return MPI_SUCCESS;
+    }
+    if (uncommitted(side.type)) return MPI_ERR_TYPE;
+    if (side.layout != Layout::displaced) return null_block(base, 0, side.count, side.type) ? MPI_ERR_BUFFER : MPI_SUCCESS;
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(side.type, &lb, &extent);
+    for (int i = 0; i < degree; ++i)
+        if (null_block(base, MPI_Aint{side.displs[i]} * extent, side.counts[i], side.type)) return MPI_ERR_BUFFER;
+    return MPI_SUCCESS;
+}
+
+int check_arguments(const CallArgs& args, int indegree, int outdegree) {
     const bool in_place = args.sendbuf == MPI_IN_PLACE || args.recvbuf == MPI_IN_PLACE;
     switch (args.collective) {
     case Collective::allgather:
@@ -65,6 +122,14 @@ int validate_call(const CallArgs& args, int indegree, int outdegree) {
         return check_edges(args.recv, indegree);
     }
     return MPI_ERR_INTERN;
+}
+
+}  // namespace
+
+int validate_call(const CallArgs& args, int indegree, int outdegree) {
+    if (const int err = check_arguments(args, indegree, outdegree); err != MPI_SUCCESS) return err;
+    if (const int err = check_side_buffers(args.sendbuf, args.send, outdegree); err != MPI_SUCCESS) return err;
+    return check_side_buffers(args.recvbuf, args.recv, indegree);
 }
 
 }  // namespace nbrcomb::detail

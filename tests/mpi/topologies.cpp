@@ -118,6 +118,15 @@ Digraph scrambled_clusters(int size, int cluster_size) {
     return graph;
 }
 
+Digraph complete_digraph(int size) {
+    Digraph graph = edgeless(size);
+    for (int u = 0; u < size; ++u)
+        for (int v = 0; v < size; ++v)
+            if (u != v) graph.out[static_cast<std::size_t>(u)].push_back(v);
+    fill_in_lists(graph);
+    return graph;
+}
+
 Digraph ring(int size) {
     Digraph graph = edgeless(size);
     for (int r = 0; r < size; ++r) graph.out[static_cast<std::size_t>(r)].push_back((r + 1) % size);

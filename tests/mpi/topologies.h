@@ -55,6 +55,9 @@ Digraph ring(int size);
 // No edges at all: every rank has degree 0.
 Digraph edgeless(int size);
 
+// Every rank to every other.
+Digraph complete_digraph(int size);
+
 enum class Construction {
     adjacent,          // MPI_Dist_graph_create_adjacent with reorder = 0
     adjacent_reorder,  // the same with reorder = 1
