@@ -18,12 +18,13 @@ std::string blocks_of(int size_class) {
     return "blocks of " + std::to_string(low) + " to " + std::to_string(size_class_limit(size_class)) + " B";
 }
 
-// What a shape's trial decided, on the communicator's rank 0 (NBRCOMB_LOG=2), and counted.
-void tell(const Verdict& verdict, MPI_Comm comm, TopoState& state) {
+// What a shape's trial decided, on the first of the processes that took part (NBRCOMB_LOG=2),
+// and counted.
+void tell(const Verdict& verdict, TopoState& state) {
     state.stats.auto_combined = state.tuner->decided_combined();
     state.stats.auto_native = state.tuner->decided_native();
     int rank = 0;
-    PMPI_Comm_rank(comm, &rank);
+    PMPI_Comm_rank(state.agreement_comm(), &rank);
     if (rank != 0 || !log_enabled(LogLevel::info)) return;
     const TrialResult& result = verdict.result;
     const std::string limit = result.cutoff == SIZE_MAX || !result.combined
@@ -44,14 +45,14 @@ std::size_t combine_limit(const Config& config) {
     return config.combine_limit > 0 ? static_cast<std::size_t>(config.combine_limit) : SIZE_MAX;
 }
 
-Choice choose(MPI_Comm comm, TopoState& state, Collective collective, Form form, int size_class) {
+Choice choose(TopoState& state, Collective collective, Form form, int size_class) {
     Choice choice = state.tuner->choose(
         collective, form, size_class,
         [&state](std::vector<double>& values) {
             allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
-                                  state.private_comm);
+                                  state.agreement_comm());
         },
-        [&](const Verdict& verdict) { tell(verdict, comm, state); });
+        [&](const Verdict& verdict) { tell(verdict, state); });
     choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));
     return choice;
 }
@@ -65,15 +66,18 @@ int shape_class(const CallArgs& args) {
 
 Choice route_call(MPI_Comm comm, TopoState& state, const CallArgs& args, Form form) {
     if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, combine_limit(state.config), {}};
+    // A process without edges sends and receives nothing, and never joins an agreement, which
+    // the processes that skip such calls (PETSc) would never join either.
+    if (state.idle) return {};
     if (state.calls_until_pattern > 0 && (form == Form::persistent || --state.calls_until_pattern == 0))
         build_pattern_now(comm, state);
     if (state.calls_until_pattern > 0 || !state.combining) return {};
     if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
-    return choose(comm, state, args.collective, form, shape_class(args));
+    return choose(state, args.collective, form, shape_class(args));
 }
 
-Choice route_start(MPI_Comm comm, TopoState& state, Collective collective, int size_class) {
-    return choose(comm, state, collective, Form::persistent, size_class);
+Choice route_start(TopoState& state, Collective collective, int size_class) {
+    return choose(state, collective, Form::persistent, size_class);
 }
 
 }  // namespace nbrcomb::detail

@@ -6,6 +6,8 @@
 #include "src/environment.h"
 #include "src/export.h"
 #include "src/graph_constructors.h"
+#include "src/topology_setup.h"
+#include "src/mpi_progress_hook.h"
 #include "src/neighbor_collective.h"
 #include "src/progress_engine.h"
 #include "src/report.h"
@@ -27,6 +29,7 @@ NBRCOMB_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* p
 
 NBRCOMB_EXPORT int MPI_Finalize(void) {
     drain_operations();  // those whose requests the application freed before they ended
+    unhook_from_mpi_progress();
     best_effort("the finalize report", [] { return write_report(); });
     return PMPI_Finalize();
 }
@@ -45,6 +48,22 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
                                          MPI_Comm* comm_dist_graph) {
     return create_general_graph({comm_old, n, sources, degrees, destinations, weights, info, reorder},
                                 comm_dist_graph);
+}
+
+// A duplicate of a managed communicator shares its pattern; where some process has no edge, it
+// gets its own communicators here, while every process is in the call.
+NBRCOMB_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+    const int err = PMPI_Comm_dup(comm, newcomm);
+    if (err == MPI_SUCCESS)
+        best_effort("duplicating a communicator", [newcomm] { return complete_duplicate(*newcomm), MPI_SUCCESS; });
+    return err;
+}
+
+NBRCOMB_EXPORT int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+    const int err = PMPI_Comm_dup_with_info(comm, info, newcomm);
+    if (err == MPI_SUCCESS)
+        best_effort("duplicating a communicator", [newcomm] { return complete_duplicate(*newcomm), MPI_SUCCESS; });
+    return err;
 }
 
 NBRCOMB_EXPORT int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,

@@ -134,6 +134,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     const std::shared_ptr<TopoState>* shared = find_shared_state(args.comm);
     if (shared == nullptr) return MPI_SUCCESS;
     TopoState& state = **shared;
+    if (state.awaiting_setup) return MPI_SUCCESS;
     const Choice choice = route_call(args.comm, state, args, form);
     const Topology& topology = *state.topology;
     const bool reliable = native_reliable(args.collective, form, topology);

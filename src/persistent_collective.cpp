@@ -163,10 +163,9 @@ std::optional<int> start_if_persistent_collective(MPI_Request request) {
         }
         if (persistent.tuning) {
             const PersistentTuning tuning = *persistent.tuning;
-            const MPI_Comm comm = persistent.comm;
             TopoState& topo = *persistent.op->state;
             lock.unlock();
-            choice = route_start(comm, topo, tuning.collective, tuning.size_class);
+            choice = route_start(topo, tuning.collective, tuning.size_class);
         }
     }
     std::shared_ptr<Operation> op;

@@ -1,5 +1,7 @@
 #include "src/progress_engine.h"
 
+#include "src/mpi_progress_hook.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -18,6 +20,34 @@ struct Engine {
 Engine& engine() {
     static Engine instance;
     return instance;
+}
+
+// Whether this thread holds the engine: the MPI calls back into progress (mpi_progress_hook.h)
+// from inside the MPI calls made while it does, and must then find nothing to do.
+thread_local bool holding_engine = false;
+
+// The engine's lock, marking this thread as holding it.
+class EngineLock {
+public:
+    explicit EngineLock(Engine& state) : lock_(state.mutex) { holding_engine = true; }
+    EngineLock(Engine& state, std::try_to_lock_t) : lock_(state.mutex, std::try_to_lock) {
+        if (lock_.owns_lock()) holding_engine = true;
+    }
+    ~EngineLock() {
+        if (lock_.owns_lock()) holding_engine = false;
+    }
+    EngineLock(const EngineLock&) = delete;
+    EngineLock& operator=(const EngineLock&) = delete;
+    bool owns_lock() const { return lock_.owns_lock(); }
+
+private:
+    std::unique_lock<std::mutex> lock_;
+};
+
+// Called by the MPI's progress engine where it allows (mpi_progress_hook.h).
+int advance_from_mpi() {
+    progress_operations();
+    return 0;
 }
 
 // Under MPI_THREAD_MULTIPLE another thread may need an operation advanced while this one would
@@ -99,8 +129,9 @@ std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, s
 bool operations_in_flight() { return engine().count.load(std::memory_order_relaxed) != 0; }
 
 int start_operation(std::shared_ptr<Operation> op) {
+    hook_into_mpi_progress(advance_from_mpi);
     Engine& state = engine();
-    std::lock_guard lock(state.mutex);
+    EngineLock lock(state);
     if (const int err = op->execution.advance(Advance::test); err != MPI_SUCCESS || op->execution.done()) {
         finish(op, err);
         return err;
@@ -119,7 +150,7 @@ int run_operation(std::shared_ptr<Operation> op) {
     };
     Engine& state = engine();
     {
-        std::lock_guard lock(state.mutex);
+        EngineLock lock(state);
         progress_locked(state);
         if (state.operations.empty() && may_block_in_mpi()) {
             finish(op, op->execution.advance(Advance::wait));
@@ -132,16 +163,16 @@ int run_operation(std::shared_ptr<Operation> op) {
 }
 
 void progress_operations() {
-    if (!operations_in_flight()) return;  // the common case costs no lock
+    if (!operations_in_flight() || holding_engine) return;  // the common case costs no lock
     Engine& state = engine();
-    std::unique_lock lock(state.mutex, std::try_to_lock);
+    EngineLock lock(state, std::try_to_lock);
     if (lock.owns_lock()) progress_locked(state);  // otherwise another thread is at it
 }
 
 bool finish_sole_operation(std::span<const MPI_Request> awaited) {
     if (!may_block_in_mpi()) return false;
     Engine& state = engine();
-    std::lock_guard lock(state.mutex);
+    EngineLock lock(state);
     if (state.operations.size() != 1) return false;
     const std::shared_ptr<Operation> op = state.operations.front();
     if (op->handle == MPI_REQUEST_NULL || std::ranges::find(awaited, op->handle) == awaited.end()) return false;
@@ -153,7 +184,7 @@ bool finish_sole_operation(std::span<const MPI_Request> awaited) {
 
 bool release_when_complete(MPI_Request request) {
     Engine& state = engine();
-    std::lock_guard lock(state.mutex);
+    EngineLock lock(state);
     const auto it = std::ranges::find(state.operations, request, [](const auto& op) { return op->handle; });
     if (it == state.operations.end()) return false;
     (*it)->handle_released = true;

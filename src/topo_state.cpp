@@ -81,6 +81,11 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     copy->topology = original.topology;
     copy->config = original.config;
     copy->tag_span = original.tag_span;
+    copy->idle = original.idle;
+    copy->idle_somewhere = original.idle_somewhere;
+    // Where some process has no edge, the duplicate's private communicators cannot wait for a
+    // later collective those processes may never enter.
+    copy->awaiting_setup = original.idle_somewhere;
     copy->stats = pattern_stats(original.stats);
     // A duplicate shares the pattern, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
@@ -148,6 +153,7 @@ TopoState::~TopoState() {
         std::lock_guard lock(ledger().mutex);
         if (ledger().alive.erase(this) != 0) add(ledger().freed, stats);
     }
+    if (participants_comm != MPI_COMM_NULL) PMPI_Comm_free(&participants_comm);
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
 }
 

@@ -77,6 +77,17 @@ struct TopoState {
     // Private duplicate on which all library traffic runs, so it never matches the
     // application's messages. MPI_COMM_NULL until first use on a communicator's duplicate.
     MPI_Comm private_comm = MPI_COMM_NULL;
+    // Where some process of the communicator has no edge (PETSc then never calls the collectives
+    // there), the processes with edges, split off private_comm when the communicator is made:
+    // every reduction the library runs after the constructor runs here. MPI_COMM_NULL where every
+    // process has an edge, and on a process without one.
+    MPI_Comm participants_comm = MPI_COMM_NULL;
+    bool idle = false;            // this process has no edge: it takes part in nothing after the constructor
+    bool idle_somewhere = false;  // some process has none
+    // A duplicate (MPI_Comm_dup) where some process has no edge gets its communicators in the
+    // duplication itself, when every process is there (topology_setup.h: complete_duplicate);
+    // one made otherwise (MPI_Comm_idup, a Fortran binding that calls PMPI_Comm_dup) stays native.
+    bool awaiting_setup = false;
     long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator
     ScheduleCache schedules;
@@ -99,6 +110,8 @@ struct TopoState {
     void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
     static constexpr int pattern_tags = static_cast<int>(Channel::count);  // one per Phase 1 channel
     int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
+    // Where the library's reductions run: over the processes that take part in calls.
+    MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
 };
 
 // The counters that describe the communicator rather than its calls (modes, Phase 1,

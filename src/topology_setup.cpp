@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <functional>
+#include <span>
 
 namespace nbrcomb::detail {
 
@@ -88,17 +90,53 @@ bool pattern_holds(const TopoState& state, const Pattern& pattern) {
     const auto problems = run_over_mpi(check_pattern(transport, state.topology->graph, pattern));
     for (const std::string& problem : problems) log(LogLevel::warning, "pattern check: %s", problem.c_str());
     int broken = problems.empty() ? 0 : 1;
-    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.private_comm);
+    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.agreement_comm());
     return broken == 0;
 }
 
+// The ranks of the private communicator that take part in calls, in the order of
+// participants_comm.
+std::vector<int> participant_ranks(const TopoState& state) {
+    MPI_Group all = MPI_GROUP_NULL, participants = MPI_GROUP_NULL;
+    PMPI_Comm_group(state.private_comm, &all);
+    PMPI_Comm_group(state.participants_comm, &participants);
+    int count = 0;
+    PMPI_Group_size(participants, &count);
+    std::vector<int> ranks(static_cast<std::size_t>(count)), translated(ranks.size());
+    for (int i = 0; i < count; ++i) ranks[static_cast<std::size_t>(i)] = i;
+    PMPI_Group_translate_ranks(participants, count, ranks.data(), all, translated.data());
+    PMPI_Group_free(&participants);
+    PMPI_Group_free(&all);
+    return translated;
+}
+
+// The locality domains of the communicator's ranks as the processes that take part in calls
+// find them; -1 for those without edges, which lead and relay nothing. Collective over them.
+LocalityDomains participants_domains(const TopoState& state, const MappingSettings& settings,
+                                     std::span<const int> emulated_nodes) {
+    if (state.participants_comm == MPI_COMM_NULL) return locality_domains(state.private_comm, settings, emulated_nodes);
+    // Emulated nodes are numbered by rank of the whole communicator; real ones are found
+    // among the participants.
+    const bool emulated = settings.node_size > 0;
+    LocalityDomains domains = emulated ? locality_domains(state.private_comm, settings, emulated_nodes)
+                                       : locality_domains(state.participants_comm, settings, {});
+    if (!domains.of_rank) return domains;
+    auto of_rank = std::make_shared<std::vector<int>>(static_cast<std::size_t>(state.topology->size), -1);
+    const std::vector<int> ranks = participant_ranks(state);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(ranks[i]);
+        (*of_rank)[rank] = (*domains.of_rank)[emulated ? rank : i];
+    }
+    domains.of_rank = std::move(of_rank);
+    return domains;
+}
+
 // The node of every rank, real or emulated (the one NBRCOMB_NODE_SIZE and reordering give), for
-// aggregation and the statistics between nodes. Collective over the private communicator unless
-// nodes are emulated.
+// aggregation and the statistics between nodes.
 std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const Topology& topology) {
     MappingSettings settings = mapping_settings(state.config);
     settings.locality = Locality::node;
-    return locality_domains(state.private_comm, settings, topology.emulated_nodes).of_rank;
+    return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
 // The elementwise maximum over the communicator's processes of each candidate's round costs.
@@ -127,16 +165,18 @@ void weigh_aggregation(const TopoState& state, Topology& topology) {
     const auto [pairs, aggregation] =
         busiest_costs({round_costs(topology.graph, topology.pattern, nodes),
                        round_costs(topology.graph, *topology.aggregation, nodes)},
-                      state.private_comm);
+                      state.agreement_comm());
     const double pairs_time = estimated_time(pairs), aggregation_time = estimated_time(aggregation);
     log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %.2f us aggregated, %.2f us in pairs)",
               aggregation_time < pairs_time ? "aggregate" : "pairs", aggregation_time, pairs_time);
     if (aggregation_time >= pairs_time) topology.aggregation.reset();
 }
 
-// Whether the communicator's processes run on more than one node.
+// Whether the processes that take part in calls run on more than one node.
 bool spans_nodes(const std::vector<int>& node_of) {
-    return std::ranges::adjacent_find(node_of, std::not_equal_to<>()) != node_of.end();
+    std::vector<int> nodes = node_of;
+    std::erase(nodes, -1);
+    return std::ranges::adjacent_find(nodes, std::not_equal_to<>()) != nodes.end();
 }
 
 // Phase 1: paper 000's or 002's Alg. 1 for the combining modes, paper 003's aggregation plan for
@@ -155,8 +195,7 @@ void build_pattern(TopoState& state, Topology& topology) {
     if (aggregate) {
         topology.pattern = topology.direct_pattern;
     } else {
-        const LocalityDomains domains =
-            locality_domains(state.private_comm, mapping_settings(config), topology.emulated_nodes);
+        const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
         log_locality(config.topo_aware, domains);
         const PatternSettings settings{
             .theta = config.theta,
@@ -188,32 +227,62 @@ void build_pattern(TopoState& state, Topology& topology) {
 // Auto mode, once the pattern is built: combining is a candidate where some process combines.
 void weigh_combining(TopoState& state) {
     int combines = state.topology->pattern.steps.empty() && !state.topology->aggregation ? 0 : 1;
-    allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.private_comm);
+    allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.agreement_comm());
     state.combining = combines != 0;
     state.tuner = std::make_unique<AutoTuner>();
 }
 
-// Settings that shape schedules must be the same on every process, or schedules would not
-// meet; environment and hints could differ between processes.
-bool settings_agree(const Config& config, MPI_Comm comm) {
+// A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
+// increment keeps the edge 0 -> 0 from mapping to 0): summed over all processes, the out-edges' fingerprints minus the in-edges' are 0
+// when every edge is listed by both its ends as often, and otherwise are 0 with probability 2^-64.
+std::uint64_t edge_fingerprint(int from, int to) {
+    std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// What the processes settle when the communicator is made, the one moment every one of them is
+// known to take part: later, PETSc skips the collectives on processes without edges, and
+// mpi4py's own tests make graphs whose two sides disagree and never use them.
+struct CreationAgreement {
+    bool settings_agree = false;  // the settings that shape schedules, or schedules would not meet
+    bool edges_agree = false;     // every edge is listed by both its ends, or Phase 1 would wait forever
+    bool idle_somewhere = false;  // some process has no edge
+};
+
+CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph) {
     std::vector<int> values = schedule_shaping_values(config);
     const std::size_t n = values.size();
     for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
+    values.push_back(graph.sources.empty() && graph.destinations.empty() ? 1 : 0);
+    std::uint64_t balance = 0;  // unsigned: the sums wrap
+    for (const int destination : graph.destinations) balance += edge_fingerprint(graph.rank, destination);
+    for (const int source : graph.sources) balance -= edge_fingerprint(source, graph.rank);
     allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
+    allreduce_progressing(&balance, 1, MPI_UINT64_T, MPI_SUM, comm);
+    CreationAgreement agreed{.settings_agree = true, .edges_agree = balance == 0, .idle_somewhere = values.back() != 0};
     for (std::size_t i = 0; i < n; ++i)
-        if (values[i] != -values[n + i]) return false;
-    return true;
+        if (values[i] != -values[n + i]) agreed.settings_agree = false;
+    return agreed;
 }
 
-// The private communicator and the settings' agreement; false (said on its rank 0) when the
-// processes disagree.
-bool agree_on_settings(MPI_Comm topo_comm, TopoState& state) {
-    if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return false;
-    if (settings_agree(state.config, state.private_comm)) return true;
+// The communicator stays native: said once, on its rank 0.
+int leave_native(MPI_Comm topo_comm, const char* why) {
     int rank = 0;
     PMPI_Comm_rank(topo_comm, &rank);
-    if (rank == 0) log(LogLevel::warning, "processes disagree on nbrcomb settings for a communicator; it stays native");
-    return false;
+    if (rank == 0) log(LogLevel::warning, "%s; the communicator stays native", why);
+    return MPI_SUCCESS;
+}
+
+// Where some process has no edge: the private communicator now, and the processes with edges
+// split off it, over which every later agreement runs. Collective over topo_comm.
+int separate_participants(MPI_Comm topo_comm, TopoState& state) {
+    if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
+    int rank = 0;
+    PMPI_Comm_rank(topo_comm, &rank);
+    return PMPI_Comm_split(state.private_comm, state.idle ? MPI_UNDEFINED : 0, rank, &state.participants_comm);
 }
 
 }  // namespace
@@ -225,10 +294,11 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     state->config = config;
     // Where the MPI has no neighborhood collectives, "off" is the library's direct schedule.
     if (!mpi_has_topologies && state->config.mode == NBRCOMB_MODE_OFF) state->config.mode = NBRCOMB_MODE_DIRECT;
-    // Auto mode defers everything collective to the call that runs Phase 1: a communicator used
-    // a few times costs no message more than natively.
-    const bool deferred = config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0;
-    if (!deferred && !agree_on_settings(topo_comm, *state)) return MPI_SUCCESS;
+    const std::shared_ptr<Topology> topology = read_topology(topo_comm);
+    const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph);
+    if (!agreed.settings_agree) return leave_native(topo_comm, "processes disagree on nbrcomb settings");
+    if (!agreed.edges_agree)
+        return leave_native(topo_comm, "the two ends of some edge of a new topology list it differently (an erroneous graph)");
     if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
 
     int* tag_ub = nullptr;
@@ -238,7 +308,6 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     state->stats.requested_mode = state->config.mode;
     // Auto mode's combining pattern is that of pairs (paper 000).
     state->stats.mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
-    const std::shared_ptr<Topology> topology = read_topology(topo_comm);
     topology->direct_pattern = direct_pattern(topology->graph);
     if (renumbering.tried) {
         state->stats.reorder_tried = 1;
@@ -247,19 +316,35 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
         account_node_crossings(*topology, renumbering, state->stats);
         topology->emulated_nodes = renumbering.node_after;
     }
+    state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
+    state->idle_somewhere = agreed.idle_somewhere;
     state->topology = topology;
-    if (deferred) {
+    if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
+        return leave_native(topo_comm, "the library could not set up its communicators");
+    // Auto mode defers everything else to the call that runs Phase 1: a communicator used a few
+    // times costs no message more than natively. A process without edges has no part in it.
+    if (state->idle) {
+        topology->pattern = topology->direct_pattern;
+    } else if (config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
         state->calls_until_pattern = config.lazy;
     } else {
+        if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
+            return leave_native(topo_comm, "the library could not set up its communicators");
         build_pattern(*state, *topology);
         if (config.mode == NBRCOMB_MODE_AUTO) weigh_combining(*state);
     }
     return attach_state(topo_comm, std::move(state));
 }
 
+void complete_duplicate(MPI_Comm dup) {
+    TopoState* state = find_state(dup);
+    if (state == nullptr || !state->awaiting_setup) return;
+    if (separate_participants(dup, *state) == MPI_SUCCESS) state->awaiting_setup = false;
+}
+
 void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
     state.calls_until_pattern = 0;
-    if (!agree_on_settings(topo_comm, state)) return;  // native from now on: combining stays false
+    if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: combining stays false
     auto topology = std::make_shared<Topology>(*state.topology);
     build_pattern(state, *topology);
     state.topology = std::move(topology);

@@ -12,14 +12,20 @@ namespace nbrcomb::detail {
 
 // Called on every process right after the constructor created topo_comm, with the settings of
 // the call and what reorder=1 did (renumbering.tried is false when nothing), which took
-// reorder_seconds. Collective over topo_comm, except in auto mode with NBRCOMB_LAZY above 0,
-// where it only reads the neighbor lists. The communicator stays native when the library is
-// off for it or its processes disagree on the settings.
+// reorder_seconds. Collective over topo_comm: whatever must involve every process happens here
+// (the agreement on the settings and on the edges; where some process has no edge, the
+// communicator of those that have one), since processes without edges may never call the
+// library again. Auto mode with NBRCOMB_LAZY above 0 defers the rest. The communicator stays
+// native when the library is off for it, its processes disagree on the settings, or the two
+// ends of an edge list it differently.
 int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering, double reorder_seconds);
 
-// Auto mode, in the call that reaches NBRCOMB_LAZY (or a persistent collective's init): the
-// settings' agreement, Phase 1, and whether combining is a candidate. Collective over
-// topo_comm; a disagreement leaves the communicator native.
+// Right after MPI_Comm_dup (or _with_info) made dup, collective over it: where the original has
+// processes without edges, the duplicate's communicators, while every process is there.
+void complete_duplicate(MPI_Comm dup);
+
+// Auto mode, in the call that reaches NBRCOMB_LAZY (or a persistent collective's init): Phase 1,
+// and whether combining is a candidate. Collective over the processes that have edges.
 void build_pattern_now(MPI_Comm topo_comm, TopoState& state);
 
 }  // namespace nbrcomb::detail

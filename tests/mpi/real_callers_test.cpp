@@ -1,0 +1,270 @@
+// What real callers do that bends MPI's rules, and native MPIs tolerate (USERS.md of the
+// project's design notes; README, "What the library assumes of callers"), in every mode:
+// - PETSc's PetscSF skips the collectives on a process whose neighborhood is empty, with a
+//   reduction over all processes between calls, as a Krylov solver has;
+// - mpi4py's own tests build graphs whose two sides disagree, query them and free them;
+// - a process blocks in another MPI call (a barrier, a reduction, another communicator's
+//   collective, a constructor) while an operation it relays for others is in flight.
+// Every call must finish with the bytes native MPI gives.
+#include "all_ranks.h"
+#include "differential.h"
+#include "mode_cases.h"
+#include "topologies.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+const std::vector<ModeCase> modes = all_modes();
+
+bool forced(const ModeCase& mode) {
+    for (const auto& [key, value] : mode.hints)
+        if (key == "nbrcomb_mode") return value != "auto";
+    return false;
+}
+
+// Rank 0 has no edge; the others form a ring, a complete digraph, or two components (a ring of
+// the odd ranks and a complete digraph of the even ones) whose blocks differ in size.
+enum class Kind { ring, complete, components };
+const char* name_of(Kind kind) {
+    switch (kind) {
+    case Kind::ring: return "ring";
+    case Kind::complete: return "complete";
+    case Kind::components: return "components";
+    }
+    return "?";
+}
+
+Digraph with_idle_rank0(Kind kind, int size) {
+    Digraph graph{std::vector<std::vector<int>>(static_cast<std::size_t>(size)),
+                  std::vector<std::vector<int>>(static_cast<std::size_t>(size))};
+    auto edge = [&](int u, int v) {
+        graph.out[static_cast<std::size_t>(u)].push_back(v);
+        graph.in[static_cast<std::size_t>(v)].push_back(u);
+    };
+    auto ring_of = [&](const std::vector<int>& members) {
+        for (std::size_t i = 0; members.size() > 1 && i < members.size(); ++i) {
+            edge(members[i], members[(i + 1) % members.size()]);
+            edge(members[(i + 1) % members.size()], members[i]);
+        }
+    };
+    auto complete_of = [&](const std::vector<int>& members) {
+        for (const int u : members)
+            for (const int v : members)
+                if (u != v) edge(u, v);
+    };
+    std::vector<int> active, odd, even;
+    for (int r = 1; r < size; ++r) {
+        active.push_back(r);
+        (r % 2 == 1 ? odd : even).push_back(r);
+    }
+    if (kind == Kind::ring) ring_of(active);
+    if (kind == Kind::complete) complete_of(active);
+    if (kind == Kind::components) {
+        ring_of(odd);
+        complete_of(even);
+    }
+    return graph;
+}
+
+// Blocks per edge: in two components, the odd ranks' ring sends larger ones.
+int units_of(Kind kind, int rank) { return kind == Kind::components && rank % 2 == 1 ? 3 : 1; }
+
+// The three shapes PETSc and its peers use, issued through the library on active ranks and
+// compared with native MPI's blocking call on the same inputs.
+class Exchange {
+public:
+    Exchange(MPI_Comm comm, int units) : comm_(comm), units_(units) {
+        int in = 0, out = 0, weighted = 0;
+        MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        in_ = in;
+        out_ = out;
+        counts_in_.assign(static_cast<std::size_t>(in) + 1, units);
+        counts_out_.assign(static_cast<std::size_t>(out) + 1, units);
+        for (int i = 0; i <= in; ++i) displs_in_.push_back(i * units);
+        for (int j = 0; j <= out; ++j) displs_out_.push_back(j * units);
+    }
+
+    bool idle() const { return in_ == 0 && out_ == 0; }
+
+    // One iteration's calls: blocking allgather, nonblocking alltoallv (PetscSF's), and where the
+    // MPI has them a persistent alltoall. "" when each matched native MPI.
+    std::string run(int iteration) {
+        const int rank = rank_of(comm_);
+        std::vector<int> send(static_cast<std::size_t>((out_ + 1) * units_));
+        for (std::size_t i = 0; i < send.size(); ++i) send[i] = rank * 1000000 + static_cast<int>(i) * 1000 + iteration;
+        const std::size_t in_values = static_cast<std::size_t>((in_ + 1) * units_);
+        std::vector<int> mine(in_values, -1), native(in_values, -1);
+
+        MPI_Neighbor_allgather(send.data(), units_, MPI_INT, mine.data(), units_, MPI_INT, comm_);
+        PMPI_Neighbor_allgather(send.data(), units_, MPI_INT, native.data(), units_, MPI_INT, comm_);
+        if (mine != native) return "neighbor_allgather differs";
+
+        std::ranges::fill(mine, -1);
+        std::ranges::fill(native, -1);
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Ineighbor_alltoallv(send.data(), counts_out_.data(), displs_out_.data(), MPI_INT, mine.data(),
+                                counts_in_.data(), displs_in_.data(), MPI_INT, comm_, &request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        PMPI_Neighbor_alltoallv(send.data(), counts_out_.data(), displs_out_.data(), MPI_INT, native.data(),
+                                counts_in_.data(), displs_in_.data(), MPI_INT, comm_);
+        if (mine != native) return "ineighbor_alltoallv differs";
+
+#if MPI_VERSION >= 4
+        std::ranges::fill(mine, -1);
+        std::ranges::fill(native, -1);
+        MPI_Neighbor_alltoall_init(send.data(), units_, MPI_INT, mine.data(), units_, MPI_INT, comm_, MPI_INFO_NULL,
+                                   &request);
+        MPI_Start(&request);
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        MPI_Request_free(&request);
+        PMPI_Neighbor_alltoall(send.data(), units_, MPI_INT, native.data(), units_, MPI_INT, comm_);
+        if (mine != native) return "persistent neighbor_alltoall differs";
+#endif
+        return "";
+    }
+
+private:
+    MPI_Comm comm_;
+    int units_;
+    int in_ = 0, out_ = 0;
+    std::vector<int> counts_in_, counts_out_, displs_in_, displs_out_;
+};
+
+class SkippingCaller : public testing::TestWithParam<std::tuple<ModeCase, Kind>> {};
+
+// 50 iterations: in auto mode with the default settings Phase 1 and the trials happen inside
+// them, every iteration's calls falling on either side of a trial.
+TEST_P(SkippingCaller, idle_processes_never_call_and_nothing_waits_for_them) {
+    const auto& [mode, kind] = GetParam();
+    const int rank = rank_of(MPI_COMM_WORLD);
+    Comm comm = create_dist_graph(MPI_COMM_WORLD, with_idle_rank0(kind, size_of(MPI_COMM_WORLD)), {.hints = mode.hints});
+    Exchange exchange(comm, units_of(kind, rank));
+    std::string failure;
+    for (int iteration = 0; iteration < 50; ++iteration) {
+        if (!exchange.idle() && failure.empty()) failure = exchange.run(iteration);
+        int token = 1;  // a Krylov solver's dot product between two exchanges
+        MPI_Allreduce(MPI_IN_PLACE, &token, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    }
+    EXPECT_EQ(failure, "") << "rank " << rank;
+    if (forced(mode) && !exchange.idle() && library_loaded()) {
+        nbrcomb_stats stats{};
+        ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+        EXPECT_GT(stats.calls, 0u) << "the library ran none of the calls";
+    }
+    EXPECT_TRUE(on_all_ranks(failure.empty()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, SkippingCaller,
+                         testing::Combine(testing::ValuesIn(modes),
+                                          testing::Values(Kind::ring, Kind::complete, Kind::components)),
+                         [](const auto& info) {
+                             return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
+                         });
+
+class InconsistentGraph : public testing::TestWithParam<ModeCase> {};
+
+// As mpi4py's testDistgraphcommAdjacent: every rank lists an in-edge from its successor that
+// the successor does not list (and, mirrored, an out-edge nobody lists). Creating, querying and
+// freeing such graphs must work; the library leaves them to the MPI.
+TEST_P(InconsistentGraph, is_created_queried_and_freed) {
+    const int size = size_of(MPI_COMM_WORLD), rank = rank_of(MPI_COMM_WORLD);
+    const int next = (rank + 1) % size;
+    MPI_Info info = make_info(GetParam().hints);
+    for (const bool mirrored : {false, true}) {
+        const int none = 0;
+        MPI_Comm comm = MPI_COMM_NULL;
+        ASSERT_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, mirrored ? 0 : 1, mirrored ? &none : &next,
+                                                 MPI_UNWEIGHTED, mirrored ? 1 : 0, mirrored ? &next : &none,
+                                                 MPI_UNWEIGHTED, info, 0, &comm),
+                  MPI_SUCCESS);
+        int in = -1, out = -1, weighted = -1;
+        MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        EXPECT_EQ(in, mirrored ? 0 : 1);
+        EXPECT_EQ(out, mirrored ? 1 : 0);
+        nbrcomb_stats stats{};
+        if (library_loaded()) {
+            EXPECT_EQ(comm_stats(comm, stats), MPI_ERR_COMM) << "the library manages it";
+        }
+        MPI_Comm_free(&comm);
+    }
+    if (info != MPI_INFO_NULL) MPI_Info_free(&info);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, InconsistentGraph, testing::ValuesIn(modes),
+                         [](const auto& info) { return info.param.name; });
+
+#ifdef OPEN_MPI
+// Where the MPI runs the library's progress (Open MPI: mpi_progress_hook.h), a process blocked
+// in another MPI call still relays for the others.
+enum class Blocker { barrier, allreduce, neighbor_collective, constructor };
+const char* name_of(Blocker blocker) {
+    switch (blocker) {
+    case Blocker::barrier: return "barrier";
+    case Blocker::allreduce: return "allreduce";
+    case Blocker::neighbor_collective: return "neighbor_collective";
+    case Blocker::constructor: return "constructor";
+    }
+    return "?";
+}
+
+class BlockedCaller : public testing::TestWithParam<std::tuple<ModeCase, Blocker>> {};
+
+// Every rank starts an alltoall on a complete digraph; rank 0 enters the blocking call before
+// its wait, the others after theirs. 60 iterations, so that in auto mode the operation falls on
+// both sides of the trial and after its decision.
+TEST_P(BlockedCaller, completes_while_a_relay_blocks_elsewhere) {
+    const auto& [mode, blocker] = GetParam();
+    const int size = size_of(MPI_COMM_WORLD), rank = rank_of(MPI_COMM_WORLD);
+    const Digraph complete = complete_digraph(size);
+    Comm comm = create_dist_graph(MPI_COMM_WORLD, complete, {.hints = mode.hints});
+    Comm other = create_dist_graph(MPI_COMM_WORLD, complete, {.hints = mode.hints});
+    const std::function<void()> block = [&] {
+        int value = rank;
+        switch (blocker) {
+        case Blocker::barrier: MPI_Barrier(MPI_COMM_WORLD); break;
+        case Blocker::allreduce: MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+        case Blocker::neighbor_collective: {
+            std::vector<int> gathered(static_cast<std::size_t>(size));
+            MPI_Neighbor_allgather(&value, 1, MPI_INT, gathered.data(), 1, MPI_INT, other);
+            break;
+        }
+        case Blocker::constructor: {
+            Comm made = create_dist_graph(MPI_COMM_WORLD, complete, {.hints = mode.hints});
+            break;
+        }
+        }
+    };
+    std::string failure;
+    for (int iteration = 0; iteration < 60; ++iteration) {
+        std::vector<int> send(static_cast<std::size_t>(size)), mine(send.size(), -1), native(send.size(), -1);
+        for (int j = 0; j < size; ++j) send[static_cast<std::size_t>(j)] = rank * 1000 + j * 10 + iteration;
+        MPI_Request request = MPI_REQUEST_NULL;
+        MPI_Ineighbor_alltoall(send.data(), 1, MPI_INT, mine.data(), 1, MPI_INT, comm, &request);
+        if (rank == 0) block();
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+        if (rank != 0) block();
+        PMPI_Neighbor_alltoall(send.data(), 1, MPI_INT, native.data(), 1, MPI_INT, comm);
+        if (mine != native && failure.empty()) failure = "iteration " + std::to_string(iteration) + " differs";
+    }
+    EXPECT_EQ(failure, "") << "rank " << rank;
+    EXPECT_TRUE(on_all_ranks(failure.empty()));
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, BlockedCaller,
+                         testing::Combine(testing::ValuesIn(modes),
+                                          testing::Values(Blocker::barrier, Blocker::allreduce,
+                                                          Blocker::neighbor_collective, Blocker::constructor)),
+                         [](const auto& info) {
+                             return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
+                         });
+#endif
+
+}  // namespace
