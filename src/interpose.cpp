@@ -10,6 +10,7 @@
 #include "src/mpi_progress_hook.h"
 #include "src/neighbor_collective.h"
 #include "src/progress_engine.h"
+#include "src/progressing_wait.h"
 #include "src/report.h"
 
 using namespace nbrcomb::detail;
@@ -48,6 +49,23 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
                                          MPI_Comm* comm_dist_graph) {
     return create_general_graph({comm_old, n, sources, degrees, destinations, weights, info, reorder},
                                 comm_dist_graph);
+}
+
+// Blocking collectives where the MPI does not advance the library's operations in flight by
+// itself (mpi_progress_hook.h): the nonblocking form, waited for while advancing them, so a
+// process waiting here still relays for the others.
+NBRCOMB_EXPORT int MPI_Barrier(MPI_Comm comm) {
+    if (!blocking_would_stall()) return PMPI_Barrier(comm);
+    return barrier_progressing(comm);
+}
+
+NBRCOMB_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm) {
+    if (!blocking_would_stall()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (const int err = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, &request); err != MPI_SUCCESS)
+        return err;
+    return wait_all_progressing(1, &request);
 }
 
 // A duplicate of a managed communicator shares its pattern; where some process has no edge, it

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <mutex>
 
 namespace nbrcomb::detail {
@@ -13,7 +14,7 @@ using Registration = int (*)(Callback);
 
 struct Hook {
     std::once_flag once;
-    Callback registered = nullptr;
+    std::atomic<Callback> registered{nullptr};
     Registration unregister = nullptr;
 };
 
@@ -34,14 +35,15 @@ bool hook_into_mpi_progress(Callback advance) {
         state.registered = advance;
         state.unregister = remove;
     });
-    return state.registered != nullptr;
+    return state.registered.load() != nullptr;
 }
+
+bool mpi_progresses_library() { return hook().registered.load(std::memory_order_relaxed) != nullptr; }
 
 void unhook_from_mpi_progress() {
     Hook& state = hook();
-    if (state.registered == nullptr) return;
-    state.unregister(state.registered);
-    state.registered = nullptr;
+    if (state.registered.load() == nullptr) return;
+    state.unregister(state.registered.exchange(nullptr));
 }
 
 }  // namespace nbrcomb::detail

@@ -19,6 +19,9 @@ namespace nbrcomb::detail {
 // within the MPI calls advance makes).
 bool hook_into_mpi_progress(int (*advance)());
 
+// Whether the MPI calls it now.
+bool mpi_progresses_library();
+
 // Undoes it, before MPI_Finalize.
 void unhook_from_mpi_progress();
 

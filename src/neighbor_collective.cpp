@@ -9,6 +9,7 @@
 #include "src/log.h"
 #include "src/persistent_collective.h"
 #include "src/progress_engine.h"
+#include "src/progressing_wait.h"
 #include "src/validate.h"
 
 #include <exception>
@@ -137,7 +138,10 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (state.awaiting_setup) return MPI_SUCCESS;
     const Choice choice = route_call(args.comm, state, args, form);
     const Topology& topology = *state.topology;
-    const bool reliable = native_reliable(args.collective, form, topology);
+    // The MPI's own blocking collective would stall the library's operations in flight where the
+    // MPI does not advance them by itself: the library's one message per edge runs instead.
+    const bool reliable = native_reliable(args.collective, form, topology) &&
+                          !(form == Form::blocking && blocking_would_stall());
     // Where the MPI's own collective is missing or wrong, the native side is the library's one
     // message per edge.
     call.route = !reliable && choice.route == Route::native ? Route::reference : choice.route;

@@ -1,6 +1,7 @@
 #include "src/progressing_wait.h"
 
 #include "schedule/mpi_features.h"
+#include "src/mpi_progress_hook.h"
 #include "src/progress_engine.h"
 
 namespace nbrcomb::detail {
@@ -13,6 +14,15 @@ int wait_all_progressing(int count, MPI_Request requests[]) {
         if (const int err = PMPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE); err != MPI_SUCCESS || done)
             return err;
     }
+}
+
+bool blocking_would_stall() { return operations_in_flight() && !mpi_progresses_library(); }
+
+int barrier_progressing(MPI_Comm comm) {
+    if constexpr (!mpi_has_scalable_nonblocking_collectives) return PMPI_Barrier(comm);
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (const int err = PMPI_Ibarrier(comm, &request); err != MPI_SUCCESS) return err;
+    return wait_all_progressing(1, &request);
 }
 
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {

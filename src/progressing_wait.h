@@ -12,6 +12,13 @@ namespace nbrcomb::detail {
 // Completes count requests, advancing the library's operations in flight until they are.
 int wait_all_progressing(int count, MPI_Request requests[]);
 
+// Whether a blocking MPI call now would stall the library's operations in flight: some are, and
+// the MPI does not advance them by itself (mpi_progress_hook.h).
+bool blocking_would_stall();
+
+// MPI_Barrier on comm, progressing as wait_all_progressing does (not under SMPI).
+int barrier_progressing(MPI_Comm comm);
+
 // MPI_Allreduce in place on comm, progressing as wait_all_progressing does (not under SMPI:
 // schedule/mpi_features.h).
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);

@@ -1,6 +1,8 @@
 #include "src/topo_state.h"
 
+#include "schedule/mpi_features.h"
 #include "src/log.h"
+#include "src/progressing_wait.h"
 
 #include <atomic>
 #include <mutex>
@@ -204,7 +206,16 @@ int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
 int ensure_private_comm(MPI_Comm comm, TopoState& state) {
     if (state.private_comm != MPI_COMM_NULL) return MPI_SUCCESS;
     duplicating_for_library = true;
-    const int err = PMPI_Comm_dup(comm, &state.private_comm);
+    int err = MPI_SUCCESS;
+    if constexpr (mpi_has_scalable_nonblocking_collectives) {
+        // Waiting advances the operations in flight, which other processes may need before
+        // they come to duplicate.
+        MPI_Request request = MPI_REQUEST_NULL;
+        err = PMPI_Comm_idup(comm, &state.private_comm, &request);
+        if (err == MPI_SUCCESS) err = wait_all_progressing(1, &request);
+    } else {
+        err = PMPI_Comm_dup(comm, &state.private_comm);
+    }
     duplicating_for_library = false;
     if (err != MPI_SUCCESS) return err;
     // Errors on library traffic come back to the library, which raises them on the user's

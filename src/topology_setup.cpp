@@ -345,6 +345,9 @@ void complete_duplicate(MPI_Comm dup) {
 void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: combining stays false
+    // Phase 1's steps block in the MPI (finding nodes): where the MPI does not advance the
+    // library's operations in flight by itself, every process must be here first.
+    if (blocking_would_stall() && barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
     auto topology = std::make_shared<Topology>(*state.topology);
     build_pattern(state, *topology);
     state.topology = std::move(topology);

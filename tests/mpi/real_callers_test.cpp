@@ -201,9 +201,9 @@ TEST_P(InconsistentGraph, is_created_queried_and_freed) {
 INSTANTIATE_TEST_SUITE_P(Modes, InconsistentGraph, testing::ValuesIn(modes),
                          [](const auto& info) { return info.param.name; });
 
-#ifdef OPEN_MPI
-// Where the MPI runs the library's progress (Open MPI: mpi_progress_hook.h), a process blocked
-// in another MPI call still relays for the others.
+// A process blocked in another MPI call still relays for the others: Open MPI runs the
+// library's progress in its own (mpi_progress_hook.h); elsewhere the library's blocking steps,
+// and the blocking collectives it intercepts, advance its operations while they wait.
 enum class Blocker { barrier, allreduce, neighbor_collective, constructor };
 const char* name_of(Blocker blocker) {
     switch (blocker) {
@@ -265,6 +265,5 @@ INSTANTIATE_TEST_SUITE_P(Modes, BlockedCaller,
                          [](const auto& info) {
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });
-#endif
 
 }  // namespace
