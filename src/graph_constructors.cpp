@@ -217,11 +217,7 @@ int general_through_library(const GeneralGraphArgs& a, MPI_Comm* comm_dist_graph
 template <class Run>
 int guarded(const char* name, MPI_Comm comm_old, Run run) {
     try {
-        // The constructor blocks in the MPI: where the MPI does not advance the library's
-        // operations in flight by itself, every process must be here first, or one waiting
-        // for this process's operation would never come.
-        if (blocking_would_stall())
-            if (const int err = barrier_progressing(comm_old); err != MPI_SUCCESS) return raise_error(comm_old, err);
+        finish_before_blocking();  // the constructor blocks in the MPI
         return run();
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "%s: %s", name, failure.what());

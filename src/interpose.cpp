@@ -52,20 +52,16 @@ NBRCOMB_EXPORT int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sou
 }
 
 // Blocking collectives where the MPI does not advance the library's operations in flight by
-// itself (mpi_progress_hook.h): the nonblocking form, waited for while advancing them, so a
-// process waiting here still relays for the others.
+// itself (mpi_progress_hook.h): those finish first, so no process waiting for one is left.
 NBRCOMB_EXPORT int MPI_Barrier(MPI_Comm comm) {
-    if (!blocking_would_stall()) return PMPI_Barrier(comm);
-    return barrier_progressing(comm);
+    finish_before_blocking();
+    return PMPI_Barrier(comm);
 }
 
 NBRCOMB_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                  MPI_Comm comm) {
-    if (!blocking_would_stall()) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-    MPI_Request request = MPI_REQUEST_NULL;
-    if (const int err = PMPI_Iallreduce(sendbuf, recvbuf, count, datatype, op, comm, &request); err != MPI_SUCCESS)
-        return err;
-    return wait_all_progressing(1, &request);
+    finish_before_blocking();
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 // A duplicate of a managed communicator shares its pattern; where some process has no edge, it

@@ -138,10 +138,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (state.awaiting_setup) return MPI_SUCCESS;
     const Choice choice = route_call(args.comm, state, args, form);
     const Topology& topology = *state.topology;
-    // The MPI's own blocking collective would stall the library's operations in flight where the
-    // MPI does not advance them by itself: the library's one message per edge runs instead.
-    const bool reliable = native_reliable(args.collective, form, topology) &&
-                          !(form == Form::blocking && blocking_would_stall());
+    const bool reliable = native_reliable(args.collective, form, topology);
     // Where the MPI's own collective is missing or wrong, the native side is the library's one
     // message per edge.
     call.route = !reliable && choice.route == Route::native ? Route::reference : choice.route;
@@ -203,6 +200,7 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
 int run_neighbor_collective(const CallArgs& args, NativeCall native) {
     PreparedCall call;
     if (const int err = prepare(args, Form::blocking, call); err != MPI_SUCCESS) return err;
+    if (call.state == nullptr) finish_before_blocking();  // the MPI's own collective blocks
     if (call.route == Route::native) return native(args);
     if (call.state == nullptr) return timed(call, find_state(args.comm), [&] { return native(args); });
     return timed(call, call.state.get(), [&]() -> int {

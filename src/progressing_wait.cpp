@@ -16,7 +16,9 @@ int wait_all_progressing(int count, MPI_Request requests[]) {
     }
 }
 
-bool blocking_would_stall() { return operations_in_flight() && !mpi_progresses_library(); }
+void finish_before_blocking() {
+    if (!mpi_progresses_library()) drain_operations();
+}
 
 int barrier_progressing(MPI_Comm comm) {
     if constexpr (!mpi_has_scalable_nonblocking_collectives) return PMPI_Barrier(comm);

@@ -12,9 +12,11 @@ namespace nbrcomb::detail {
 // Completes count requests, advancing the library's operations in flight until they are.
 int wait_all_progressing(int count, MPI_Request requests[]);
 
-// Whether a blocking MPI call now would stall the library's operations in flight: some are, and
-// the MPI does not advance them by itself (mpi_progress_hook.h).
-bool blocking_would_stall();
+// Before a blocking MPI call: where the MPI does not advance the library's operations by itself
+// (mpi_progress_hook.h), runs those in flight to their end, since a process waiting for one of
+// them may first need this one's next round. The blocking call itself must stay as it is: a
+// nonblocking collective never matches a blocking one another process makes.
+void finish_before_blocking();
 
 // MPI_Barrier on comm, progressing as wait_all_progressing does (not under SMPI).
 int barrier_progressing(MPI_Comm comm);

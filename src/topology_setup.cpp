@@ -233,8 +233,9 @@ void weigh_combining(TopoState& state) {
 }
 
 // A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
-// increment keeps the edge 0 -> 0 from mapping to 0): summed over all processes, the out-edges' fingerprints minus the in-edges' are 0
-// when every edge is listed by both its ends as often, and otherwise are 0 with probability 2^-64.
+// increment keeps the edge 0 -> 0 from mapping to 0): summed over all processes, the out-edges'
+// fingerprints minus the in-edges' are 0 when every edge is listed by both its ends as often, and
+// otherwise are 0 with probability 2^-64.
 std::uint64_t edge_fingerprint(int from, int to) {
     std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
     x += 0x9e3779b97f4a7c15ULL;
@@ -345,9 +346,9 @@ void complete_duplicate(MPI_Comm dup) {
 void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: combining stays false
-    // Phase 1's steps block in the MPI (finding nodes): where the MPI does not advance the
-    // library's operations in flight by itself, every process must be here first.
-    if (blocking_would_stall() && barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
+    // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
+    // waiting for an operation of this process that the MPI does not advance would never come.
+    if (barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
     auto topology = std::make_shared<Topology>(*state.topology);
     build_pattern(state, *topology);
     state.topology = std::move(topology);
