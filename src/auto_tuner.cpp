@@ -70,20 +70,24 @@ TrialResult decide_from_times(const std::vector<double>& times) {
 }
 
 int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
-    return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * (size_classes + 1) + size_class + 1;
+    return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * shapes_per_form + size_class + 1;
 }
 
 Choice AutoTuner::choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
                          const std::function<void(const Verdict&)>& verdict) {
+    Checkpoints& checkpoints = checkpoints_[static_cast<std::size_t>(static_cast<int>(collective) * form_count +
+                                                                      static_cast<int>(form))];
+    if (++checkpoints.calls == checkpoints.next) {
+        decide_complete_shapes(collective, form, reduce, verdict);
+        checkpoints.next *= 2;
+    }
     const int index = shape_index(collective, form, size_class);
     Shape& shape = shapes_[static_cast<std::size_t>(index)];
-    if (shape.state == State::trial && shape.calls == warmup_calls + timed_calls)
-        decide(index, shape, collective, form, size_class, reduce, verdict);
+    if (shape.complete()) return {Route::native, SIZE_MAX, {}};  // until the next checkpoint decides
     switch (shape.state) {
     case State::native: return {Route::native, SIZE_MAX, {}};
     case State::combined: return {Route::combined, shape.cutoff, {}};
-    case State::trial:
-    case State::deciding: break;
+    case State::trial: break;
     }
     const int call = shape.calls++;
     const bool combined = call % 2 == 1;
@@ -99,26 +103,42 @@ void AutoTuner::record(const TrialTicket& ticket, int local_class, double second
     samples_.push_back({ticket.shape, ticket.sample, local_class, seconds});
 }
 
-void AutoTuner::decide(int index, Shape& shape, Collective collective, Form form, int size_class,
-                       const ReduceMax& reduce, const std::function<void(const Verdict&)>& verdict) {
-    // This process's times and block classes by call, then the slowest process's and the largest.
-    std::vector<double> times(static_cast<std::size_t>(2 * timed_calls), -1);
+void AutoTuner::decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
+                                       const std::function<void(const Verdict&)>& verdict) {
+    // This process's times and block classes by call for each shape whose trial is complete
+    // (-1 elsewhere), then the slowest process's and the largest.
+    constexpr std::size_t per_shape = 2 * timed_calls;
+    const int first = shape_index(collective, form, -1);
+    std::vector<double> times(shapes_per_form * per_shape, -1);
+    std::array<bool, shapes_per_form> complete{};
     {
         std::lock_guard lock(samples_mutex_);
-        for (const Sample& sample : samples_)
-            if (sample.shape == index) {
-                times[static_cast<std::size_t>(sample.index)] = sample.seconds;
-                times[static_cast<std::size_t>(timed_calls + sample.index)] = sample.local_class;
-            }
-        std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
-        shape.state = State::deciding;
+        for (int s = 0; s < shapes_per_form; ++s) complete[s] = shapes_[static_cast<std::size_t>(first + s)].complete();
+        for (const Sample& sample : samples_) {
+            const int s = sample.shape - first;
+            if (s < 0 || s >= shapes_per_form || !complete[s]) continue;
+            const std::size_t at = static_cast<std::size_t>(s) * per_shape + static_cast<std::size_t>(sample.index);
+            times[at] = sample.seconds;
+            times[at + timed_calls] = sample.local_class;
+        }
+        std::erase_if(samples_, [&](const Sample& sample) {
+            const int s = sample.shape - first;
+            return s >= 0 && s < shapes_per_form && complete[s];
+        });
+        for (int s = 0; s < shapes_per_form; ++s)
+            if (complete[s]) shapes_[static_cast<std::size_t>(first + s)].state = State::native;  // for record()
     }
     reduce(times);
-    const TrialResult result = decide_from_times(times);
-    shape.state = result.combined ? State::combined : State::native;
-    shape.cutoff = result.cutoff;
-    ++(result.combined ? decided_combined_ : decided_native_);
-    if (verdict) verdict({collective, form, size_class, result});
+    for (int s = 0; s < shapes_per_form; ++s) {
+        if (!complete[s]) continue;
+        const auto begin = times.begin() + static_cast<std::ptrdiff_t>(s * per_shape);
+        const TrialResult result = decide_from_times(std::vector<double>(begin, begin + per_shape));
+        Shape& shape = shapes_[static_cast<std::size_t>(first + s)];
+        shape.state = result.combined ? State::combined : State::native;
+        shape.cutoff = result.cutoff;
+        ++(result.combined ? decided_combined_ : decided_native_);
+        if (verdict) verdict({collective, form, s - 1, result});
+    }
 }
 
 }  // namespace nbrcomb::detail

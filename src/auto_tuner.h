@@ -1,9 +1,11 @@
 // Auto mode (the default): for each shape of call on a communicator, whether the combining
 // schedule runs or the MPI's own collective does, decided from the application's own calls.
 // The first calls of a shape alternate between the two and are timed; then every process
-// contributes its timings to one reduction and all take the same decision from its result.
-// Collectives are called in the same order on every process, so the calls of a shape, the
-// trial and the reduction line up everywhere.
+// contributes its timings to a reduction and all take the same decision from its result.
+// Every process with edges calls the collectives in the same order, but the block sizes of
+// allgather and alltoall, and so their shapes, may differ between the connected components of the
+// graph: the reductions therefore come at fixed calls of each collective and form (checkpoints),
+// the same on every process, each carrying every shape of that collective and form.
 #pragma once
 
 #include "src/call_args.h"
@@ -80,8 +82,14 @@ public:
     static constexpr double required_gain = 0.05;
     static constexpr double required_p = 0.05;
 
-    // The route of the next call of this shape. A call at the end of a shape's trial first
-    // agrees the decision with reduce (on every process alike) and reports it to verdict.
+    // The call after a trial: its shape's decision comes at the next checkpoint of its collective
+    // and form, the first right after a trial that starts with their first call, the later ones
+    // each after twice as many calls; until then the shape runs natively.
+    static constexpr int first_checkpoint = warmup_calls + timed_calls + 1;
+
+    // The route of the next call of this shape. A call at a checkpoint first agrees the
+    // decisions of the shapes whose trials are complete with reduce (on every process alike, as
+    // one reduction of shape_count * 2 * timed_calls values) and reports each to verdict.
     // size_class: the class of every block of the call (allgather and alltoall, whose blocks all
     // processes size alike), or -1 (the v and w forms).
     Choice choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
@@ -95,12 +103,21 @@ public:
     std::uint64_t decided_combined() const { return decided_combined_; }
     std::uint64_t decided_native() const { return decided_native_; }
 
+    // Shapes of one collective and form: the v and w forms' one, and one per size class.
+    static constexpr int shapes_per_form = size_classes + 1;
+
 private:
-    enum class State : std::uint8_t { trial, deciding, native, combined };
+    enum class State : std::uint8_t { trial, native, combined };
     struct Shape {
         State state = State::trial;
         int calls = 0;
         std::size_t cutoff = SIZE_MAX;
+        bool complete() const { return state == State::trial && calls == warmup_calls + timed_calls; }
+    };
+    // The calls of one collective and form, the same count on every process with edges.
+    struct Checkpoints {
+        int calls = 0;
+        int next = first_checkpoint;
     };
     struct Sample {
         int shape;
@@ -110,10 +127,11 @@ private:
     };
 
     static int shape_index(Collective collective, Form form, int size_class);
-    void decide(int index, Shape& shape, Collective collective, Form form, int size_class, const ReduceMax& reduce,
-                const std::function<void(const Verdict&)>& verdict);
+    void decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
+                                const std::function<void(const Verdict&)>& verdict);
 
-    std::array<Shape, 5 * form_count * (size_classes + 1)> shapes_{};
+    std::array<Shape, 5 * form_count * shapes_per_form> shapes_{};
+    std::array<Checkpoints, 5 * form_count> checkpoints_{};
     std::mutex samples_mutex_;
     std::vector<Sample> samples_;  // of the shapes in trial
     std::uint64_t decided_combined_ = 0, decided_native_ = 0;

@@ -27,10 +27,11 @@ inline const std::vector<ModeCase> forced_modes{
 
 // Auto mode (named: the tests' communicators default to pairs) with the default settings, which
 // reach Phase 1 in the 32nd call and decide each call shape after 18 trial calls; with Phase 1 in
-// the first call, so that more calls run after the decisions; and with Phase 1 at creation.
+// the first call and Θ = 1, so that small jobs find friends, try the call shapes both ways and
+// run more calls after the decisions; and with Phase 1 at creation.
 inline const std::vector<ModeCase> auto_modes{
     {"default", {{"nbrcomb_mode", "auto"}}},
-    {"lazy1", {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "1"}}},
+    {"lazy1", {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "1"}, {"nbrcomb_theta", "1"}}},
     {"lazy0", {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "0"}}},
 };
 

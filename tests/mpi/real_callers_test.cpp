@@ -76,22 +76,33 @@ Digraph with_idle_rank0(Kind kind, int size) {
     return graph;
 }
 
-// Blocks per edge: in two components, the odd ranks' ring sends larger ones.
-int units_of(Kind kind, int rank) { return kind == Kind::components && rank % 2 == 1 ? 3 : 1; }
+// Ints per block: in two components, the odd ranks' ring sends larger blocks, and from iteration
+// 25 on larger still (another of auto mode's size classes), so that its component tries more
+// call shapes than the other.
+int units_of(Kind kind, int rank, int iteration) {
+    if (kind != Kind::components || rank % 2 == 0) return 1;
+    return iteration < 25 ? 3 : 6;
+}
 
 // The three shapes PETSc and its peers use, issued through the library on active ranks and
 // compared with native MPI's blocking call on the same inputs.
 class Exchange {
 public:
-    Exchange(MPI_Comm comm, int units) : comm_(comm), units_(units) {
-        int in = 0, out = 0, weighted = 0;
-        MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
-        in_ = in;
-        out_ = out;
-        counts_in_.assign(static_cast<std::size_t>(in) + 1, units);
-        counts_out_.assign(static_cast<std::size_t>(out) + 1, units);
-        for (int i = 0; i <= in; ++i) displs_in_.push_back(i * units);
-        for (int j = 0; j <= out; ++j) displs_out_.push_back(j * units);
+    Exchange(MPI_Comm comm, int units) : comm_(comm) {
+        int weighted = 0;
+        MPI_Dist_graph_neighbors_count(comm, &in_, &out_, &weighted);
+        set_units(units);
+    }
+
+    // Ints per block from now on.
+    void set_units(int units) {
+        units_ = units;
+        counts_in_.assign(static_cast<std::size_t>(in_) + 1, units);
+        counts_out_.assign(static_cast<std::size_t>(out_) + 1, units);
+        displs_in_.clear();
+        displs_out_.clear();
+        for (int i = 0; i <= in_; ++i) displs_in_.push_back(i * units);
+        for (int j = 0; j <= out_; ++j) displs_out_.push_back(j * units);
     }
 
     bool idle() const { return in_ == 0 && out_ == 0; }
@@ -135,7 +146,7 @@ public:
 
 private:
     MPI_Comm comm_;
-    int units_;
+    int units_ = 0;
     int in_ = 0, out_ = 0;
     std::vector<int> counts_in_, counts_out_, displs_in_, displs_out_;
 };
@@ -148,9 +159,10 @@ TEST_P(SkippingCaller, idle_processes_never_call_and_nothing_waits_for_them) {
     const auto& [mode, kind] = GetParam();
     const int rank = rank_of(MPI_COMM_WORLD);
     Comm comm = create_dist_graph(MPI_COMM_WORLD, with_idle_rank0(kind, size_of(MPI_COMM_WORLD)), {.hints = mode.hints});
-    Exchange exchange(comm, units_of(kind, rank));
+    Exchange exchange(comm, units_of(kind, rank, 0));
     std::string failure;
     for (int iteration = 0; iteration < 50; ++iteration) {
+        exchange.set_units(units_of(kind, rank, iteration));
         if (!exchange.idle() && failure.empty()) failure = exchange.run(iteration);
         int token = 1;  // a Krylov solver's dot product between two exchanges
         MPI_Allreduce(MPI_IN_PLACE, &token, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -70,7 +70,7 @@ TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
     int reductions = 0;
     const AutoTuner::ReduceMax reduce = [&](std::vector<double>& values) {
         ++reductions;
-        EXPECT_EQ(values.size(), 2u * timed);
+        EXPECT_EQ(values.size(), static_cast<std::size_t>(AutoTuner::shapes_per_form) * 2 * timed);
     };
     std::vector<Verdict> verdicts;
     const auto tell = [&](const Verdict& verdict) { verdicts.push_back(verdict); };
@@ -89,4 +89,27 @@ TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
     EXPECT_EQ(tuner.decided_combined(), 1u);
     // Another form of the same collective has a trial of its own.
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, reduce, tell).route, Route::reference);
+}
+
+// Two processes in two components of one graph, whose allgather blocks differ in size, and the
+// second changes size on the way: they try different shapes, yet reduce at the same calls, so
+// neither waits in a reduction the other never makes.
+TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
+    AutoTuner first, second;
+    std::vector<int> first_reductions, second_reductions;
+    int call = 0;
+    const auto counting = [&call](std::vector<int>& calls) {
+        return [&calls, &call](std::vector<double>&) { calls.push_back(call); };
+    };
+    const AutoTuner::ReduceMax first_reduce = counting(first_reductions), second_reduce = counting(second_reductions);
+    for (call = 0; call < 200; ++call) {
+        const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, first_reduce, nullptr);
+        const Choice theirs = second.choose(Collective::allgather, Form::blocking, call < 30 ? 2 : 3, second_reduce, nullptr);
+        if (mine.ticket.shape >= 0) first.record(mine.ticket, 1, mine.route == Route::combined ? 5e-6 : 10e-6);
+        if (theirs.ticket.shape >= 0) second.record(theirs.ticket, 3, theirs.route == Route::combined ? 5e-6 : 10e-6);
+    }
+    EXPECT_EQ(first_reductions, second_reductions);
+    EXPECT_GE(first_reductions.size(), 3u);
+    EXPECT_EQ(first.decided_combined(), 1u) << "the first process's one shape";
+    EXPECT_EQ(second.decided_combined(), 2u) << "the second process's two shapes";
 }
