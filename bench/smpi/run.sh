@@ -86,8 +86,7 @@ fi
 if [[ $aggregation -eq 1 ]]; then
   variants=aggregate,pairs,groups:4:aware
   measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 4,1024 $variants --internode
-  matrices=$(cd ../shared/data/matrices 2>/dev/null && pwd) ||
-    { echo "run.sh: no SuiteSparse matrices in ../shared/data/matrices" >&2; exit 1; }
+  matrices=$PWD/bench/data/matrices
   measure 256 "matrix:$matrices/can_1054.mtx,matrix:$matrices/lp_sctap2.mtx,matrix:$matrices/D_10.mtx" \
     allgather blocking 4,1024 $variants --internode
   measure 1024 moore:2:2 allgather blocking 4 $variants --internode

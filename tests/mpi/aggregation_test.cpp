@@ -11,7 +11,6 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -32,8 +31,7 @@ struct AggregationCase {
 
 void PrintTo(const AggregationCase& c, std::ostream* out) { *out << c.name; }
 
-// nullopt when the matrix's data is missing.
-std::optional<Digraph> graph_of(const std::string& topology, int size) {
+Digraph graph_of(const std::string& topology, int size) {
     if (topology.starts_with("random:")) return random_digraph(size, std::stoull(topology.substr(7)));
     if (topology.starts_with("matrix:")) return matrix_digraph(topology.substr(7), size);
     return digraph_of(nbrcomb::topology::generate(nbrcomb::topology::parse_topology(topology), size));
@@ -106,11 +104,10 @@ class Aggregation : public testing::TestWithParam<AggregationCase> {};
 
 TEST_P(Aggregation, every_shape_matches_native) {
     const AggregationCase& c = GetParam();
-    const std::optional<Digraph> graph = graph_of(c.topology, size_of(MPI_COMM_WORLD));
-    if (!graph) GTEST_SKIP() << "no data for " << c.topology << " in " << NBRCOMB_MATRIX_DIR;
-    const Comm comm = create_dist_graph(MPI_COMM_WORLD, *graph, {.hints = aggregate(c.node_size)});
+    const Digraph graph = graph_of(c.topology, size_of(MPI_COMM_WORLD));
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = aggregate(c.node_size)});
     expect_every_shape_matches_native(comm);
-    expect_one_message_per_node_pair(comm, *graph, c.node_size);
+    expect_one_message_per_node_pair(comm, graph, c.node_size);
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Aggregation, testing::ValuesIn(blocking_cases),
@@ -128,7 +125,7 @@ TEST_P(AggregationForms, every_shape_matches_native) {
     const auto& [c, form] = GetParam();
     if (form == Form::persistent && !has_persistent_collectives)
         GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
-    const Digraph graph = *graph_of(c.topology, size_of(MPI_COMM_WORLD));
+    const Digraph graph = graph_of(c.topology, size_of(MPI_COMM_WORLD));
     const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = aggregate(c.node_size)});
     expect_every_shape_matches_native(comm, form);
     expect_one_message_per_node_pair(comm, graph, c.node_size);
@@ -146,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, AggregationForms,
 // nothing to save on so few ranks; the trial and decision keep results exact.
 TEST(AggregationAuto, spanning_nodes_makes_aggregation_the_candidate) {
     const int size = size_of(MPI_COMM_WORLD);
-    const Digraph graph = *graph_of("moore:2:2", size);
+    const Digraph graph = graph_of("moore:2:2", size);
     const Comm comm =
         create_dist_graph(MPI_COMM_WORLD, graph,
                           {.hints = {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "0"}, {"nbrcomb_node_size", "2"}}});

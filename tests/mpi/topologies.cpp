@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <stdexcept>
 
 namespace nbrcomb::test {
 
@@ -85,9 +86,9 @@ Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius) {
                                                 : nbrcomb::topology::von_neumann(size, dims, radius));
 }
 
-std::optional<Digraph> matrix_digraph(const std::string& file, int size) {
+Digraph matrix_digraph(const std::string& file, int size) {
     const std::string path = std::string(NBRCOMB_MATRIX_DIR) + "/" + file;
-    if (!std::filesystem::exists(path)) return std::nullopt;
+    if (!std::filesystem::exists(path)) throw std::runtime_error("no matrix " + path);
     return digraph_of(nbrcomb::topology::matrix_halo(path, size));
 }
 

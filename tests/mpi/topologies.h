@@ -7,7 +7,6 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,8 +35,9 @@ Digraph periodic_stencil(int size, int dims, Stencil stencil, int radius);
 // The halo exchange of a sparse matrix-vector product, as the example job does it
 // (topology::matrix_halo): rows and columns in blocks over the ranks, rank i receives from
 // j != i when a row of i has a nonzero in a column of j. file is a Matrix Market file in
-// NBRCOMB_MATRIX_DIR; nullopt when it does not exist there.
-std::optional<Digraph> matrix_digraph(const std::string& file, int size);
+// NBRCOMB_MATRIX_DIR (the repository's bench/data/matrices); a missing one throws, which fails
+// the test: the repository carries every matrix its tests use.
+Digraph matrix_digraph(const std::string& file, int size);
 
 // The same graph as the benchmark's generators build it (bench/topology).
 Digraph digraph_of(const nbrcomb::topology::Graphs& graphs);
