@@ -86,7 +86,7 @@ struct TopoState {
     bool idle_somewhere = false;  // some process has none
     // A duplicate (MPI_Comm_dup) where some process has no edge gets its communicators in the
     // duplication itself, when every process is there (topology_setup.h: complete_duplicate);
-    // one made otherwise (MPI_Comm_idup, a Fortran binding that calls PMPI_Comm_dup) stays native.
+    // one made otherwise (MPI_Comm_idup; MPI_Comm_dup_with_info from Fortran) stays native.
     bool awaiting_setup = false;
     long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator

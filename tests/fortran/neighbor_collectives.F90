@@ -45,7 +45,7 @@ program neighbor_collectives
 #endif
   integer :: ierr, rank, nprocs, k, form
   integer, allocatable :: sources(:), destinations(:), weights(:)
-  HANDLE(MPI_Comm) :: graph, grid, ring
+  HANDLE(MPI_Comm) :: graph, grid, ring, dup
   integer :: left, right, cart_send(2), cart_recv(2)
   logical :: through_library
   character(len=16) :: argument
@@ -100,6 +100,16 @@ program neighbor_collectives
   if (through_library) then
     call check(library_calls(HANDLE_VALUE(ring)) == 1, 'library calls on the Cartesian ring')
   end if
+  ! A duplicate shares the topology and runs through the library too.
+  call MPI_Comm_dup(ring, dup, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Comm_dup')
+  cart_recv = -1
+  call MPI_Neighbor_alltoall(cart_send, 1, MPI_INTEGER, cart_recv, 1, MPI_INTEGER, dup, ierr)
+  call check(cart_recv(1) == 1000 * left + 1 .and. cart_recv(2) == 1000 * right, 'blocks on the duplicate')
+  if (through_library) then
+    call check(library_calls(HANDLE_VALUE(dup)) == 1, 'library calls on the duplicate')
+  end if
+  call MPI_Comm_free(dup, ierr)
   call MPI_Comm_free(ring, ierr)
   call MPI_Comm_free(grid, ierr)
 
