@@ -25,7 +25,7 @@ Hook& hook() {
 
 }  // namespace
 
-bool hook_into_mpi_progress(Callback advance) {
+void hook_into_mpi_progress(Callback advance) {
     Hook& state = hook();
     std::call_once(state.once, [&] {
         // Open MPI's, in the libopen-pal its libmpi links.
@@ -35,7 +35,6 @@ bool hook_into_mpi_progress(Callback advance) {
         state.registered = advance;
         state.unregister = remove;
     });
-    return state.registered.load() != nullptr;
 }
 
 bool mpi_progresses_library() { return hook().registered.load(std::memory_order_relaxed) != nullptr; }

@@ -14,10 +14,10 @@
 
 namespace nbrcomb::detail {
 
-// Has the MPI call advance from its progress engine, once per process; false where it cannot.
-// advance must return at once when called again from inside itself (the MPI calls it from
-// within the MPI calls advance makes).
-bool hook_into_mpi_progress(int (*advance)());
+// Has the MPI call advance from its progress engine, once per process, where it can
+// (mpi_progresses_library says whether it does). advance must return at once when called again
+// from inside itself (the MPI calls it from within the MPI calls advance makes).
+void hook_into_mpi_progress(int (*advance)());
 
 // Whether the MPI calls it now.
 bool mpi_progresses_library();
