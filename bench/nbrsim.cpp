@@ -1,11 +1,10 @@
-// nbrsim: Phase 1 (the pair pattern of paper 000, or the k-group pattern of paper 002) on
-// simulated processes, for the topologies of the papers' experiments or any other, and what it
-// saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
+// nbrsim: Phase 1 of any algorithm of the library's table (the pair pattern of paper 000, the
+// k-group pattern of paper 002, node aggregation, ...) on simulated processes, for the
+// topologies of the papers' experiments or any other, and what it saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
 // progress on stderr.
 #include "command_line.h"
-#include "pattern/pattern_builder.h"
-#include "pattern/pattern_check.h"
-#include "pattern/simulated_phase1.h"
+#include "pattern/simulator.h"
+#include "schedule/algorithm_table.h"
 #include "topology/spec.h"
 
 #include <algorithm>
@@ -24,14 +23,16 @@ using nbrcomb::topology::TopologySpec;
 namespace {
 
 constexpr const char* usage =
-    "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode pairs|groups]\n"
+    "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode ALGORITHM]\n"
     "              [--k K]... [--node-size N] [--max-hyperedges N] [--check]\n"
     "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH, each with a prefix\n"
     "        shuffled: (its ranks in a random order)\n"
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
     "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
-    "  --mode groups     groups of k friends (paper 002); pairs ignores --k\n"
-    "  --node-size N     topology-aware: friends only within nodes of N consecutive ranks\n"
+    "  --mode ALGORITHM  one of the library's: direct, pairs, groups (of k friends, paper 002),\n"
+    "                    aggregate (over the nodes of --node-size); only groups reads --k\n"
+    "  --node-size N     nodes of N consecutive ranks: pairs and groups find friends only within\n"
+    "                    them (topology-aware), aggregate aggregates over them\n"
     "  --check           also check every pattern's invariants; exit 1 on any problem\n"
     "Columns: native and combined messages one process sends per collective call (average and\n"
     "maximum over processes), ratio_avg = sum of combined / sum of native, Alg. 1 iterations and\n"
@@ -44,9 +45,9 @@ struct Options {
     std::vector<int> processes;
     std::vector<int> thetas;
     std::vector<int> ks;
-    Grouping grouping = Grouping::pairs;
+    const Algorithm* algorithm = find_algorithm(NBRCOMB_MODE_PAIRS);
     int node_size = 0;
-    int max_hyperedges = PatternSettings{}.max_hyperedges;
+    int max_hyperedges = PlanSettings{}.max_hyperedges;
     bool check = false;
 };
 
@@ -65,9 +66,8 @@ Options parse(int argc, char** argv) {
         if (flag == "--topology") {
             options.topologies.push_back(command_line.topology(value));
         } else if (flag == "--mode") {
-            const std::string mode = value;
-            if (mode != "pairs" && mode != "groups") command_line.fail("--mode is pairs or groups, not '" + mode + "'");
-            options.grouping = mode == "pairs" ? Grouping::pairs : Grouping::hypergraph;
+            options.algorithm = find_algorithm(value);
+            if (options.algorithm == nullptr) command_line.fail(std::string("no algorithm is named '") + value + "'");
         } else if (flag == "--processes") {
             options.processes.push_back(command_line.positive(flag, value));
         } else if (flag == "--theta") {
@@ -89,7 +89,7 @@ Options parse(int argc, char** argv) {
             options.topologies.push_back(nbrcomb::topology::parse_topology(paper));
     if (options.processes.empty()) options.processes = {4096};
     if (options.thetas.empty()) options.thetas = {4};
-    if (options.ks.empty() || options.grouping == Grouping::pairs) options.ks = {2};
+    if (options.ks.empty() || options.algorithm->mode != NBRCOMB_MODE_GROUPS) options.ks = {2};
     return options;
 }
 
@@ -99,21 +99,24 @@ struct Summary {
     int iterations_max = 0, matching_rounds_max = 0;
 };
 
-Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
+using Plans = std::vector<std::shared_ptr<const Plan>>;
+
+Summary summarize(const Graphs& graphs, const Plans& plans, const Plans& direct) {
     Summary s;
     double native_sum = 0, msgs_sum = 0, phase1_sum = 0, hyperedges_sum = 0, dropped_sum = 0;
     for (std::size_t r = 0; r < graphs.size(); ++r) {
-        const auto native = static_cast<double>(messages_per_call(graphs[r], direct_pattern(graphs[r])));
-        const auto msgs = static_cast<double>(messages_per_call(graphs[r], patterns[r]));
+        const auto native = static_cast<double>(direct[r]->messages_per_call(graphs[r]));
+        const auto msgs = static_cast<double>(plans[r]->messages_per_call(graphs[r]));
+        const Pattern::Cost cost = plans[r]->cost();
         native_sum += native;
         msgs_sum += msgs;
-        phase1_sum += static_cast<double>(patterns[r].cost.messages);
-        hyperedges_sum += static_cast<double>(patterns[r].cost.hyperedges);
-        dropped_sum += static_cast<double>(patterns[r].cost.hyperedges_dropped);
+        phase1_sum += static_cast<double>(cost.messages);
+        hyperedges_sum += static_cast<double>(cost.hyperedges);
+        dropped_sum += static_cast<double>(cost.hyperedges_dropped);
         s.native_max = std::max(s.native_max, native);
         s.msgs_max = std::max(s.msgs_max, msgs);
-        s.iterations_max = std::max(s.iterations_max, patterns[r].cost.iterations);
-        s.matching_rounds_max = std::max(s.matching_rounds_max, patterns[r].cost.matching_rounds);
+        s.iterations_max = std::max(s.iterations_max, cost.iterations);
+        s.matching_rounds_max = std::max(s.matching_rounds_max, cost.matching_rounds);
     }
     const auto n = static_cast<double>(graphs.size());
     s.native_avg = native_sum / n;
@@ -125,16 +128,36 @@ Summary summarize(const Graphs& graphs, const std::vector<Pattern>& patterns) {
     return s;
 }
 
+// Phase 1 of algorithm on every process of graphs.
+Plans simulate_plans(const Algorithm& algorithm, const Graphs& graphs, const PlanSettings& settings) {
+    return simulate<std::shared_ptr<const Plan>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        transport.set_channel_base(first_channel(algorithm));
+        return algorithm.plan(transport, graphs[static_cast<std::size_t>(transport.rank())], settings);
+    });
+}
+
+// Every problem the plans' own check finds on any process; empty when they are sound.
+std::vector<std::string> simulate_check(const Algorithm& algorithm, const Graphs& graphs, const Plans& plans) {
+    const auto per_rank = simulate<std::vector<std::string>>(static_cast<int>(graphs.size()), [&](Transport& transport) {
+        transport.set_channel_base(first_channel(algorithm));
+        const auto rank = static_cast<std::size_t>(transport.rank());
+        return plans[rank]->check(transport, graphs[rank]);
+    });
+    std::vector<std::string> all;
+    for (const auto& problems : per_rank) all.insert(all.end(), problems.begin(), problems.end());
+    return all;
+}
+
 // Returns whether every check passed (always, without --check).
 bool run(const TopologySpec& spec, int processes, const Graphs& graphs, const Options& options,
-         const PatternSettings& settings) {
-    const char* mode = settings.grouping == Grouping::pairs ? "pairs" : "groups";
+         const PlanSettings& settings) {
+    const char* mode = options.algorithm->name;
     const std::string name = spec.text + " P=" + std::to_string(processes) + " " + mode + " k=" +
                              std::to_string(settings.k) + " theta=" + std::to_string(settings.theta);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<Pattern> patterns = simulate_patterns(graphs, settings);
+    const Plans plans = simulate_plans(*options.algorithm, graphs, settings);
     const double seconds = seconds_since(start);
-    const Summary s = summarize(graphs, patterns);
+    const Summary s = summarize(graphs, plans, simulate_plans(*find_algorithm(NBRCOMB_MODE_DIRECT), graphs, settings));
     std::printf("%s,%d,%s,%d,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.1f,%.1f,%.3f\n", spec.text.c_str(), processes,
                 mode, settings.k, options.node_size, settings.theta, s.native_avg, s.native_max, s.msgs_avg, s.msgs_max,
                 s.ratio_avg, s.iterations_max, s.matching_rounds_max, s.hyperedges_avg, s.dropped_avg,
@@ -145,7 +168,7 @@ bool run(const TopologySpec& spec, int processes, const Graphs& graphs, const Op
     if (!options.check) return true;
 
     const auto check_start = std::chrono::steady_clock::now();
-    const std::vector<std::string> problems = simulate_pattern_check(graphs, patterns);
+    const std::vector<std::string> problems = simulate_check(*options.algorithm, graphs, plans);
     if (problems.empty()) {
         std::fprintf(stderr, "nbrsim: %s: check passed in %.2f s\n", name.c_str(), seconds_since(check_start));
         return true;
@@ -170,20 +193,18 @@ int main(int argc, char** argv) {
                 const Graphs graphs = nbrcomb::topology::generate(spec, processes);
                 std::fprintf(stderr, "nbrsim: %s P=%d: topology in %.2f s\n", spec.text.c_str(), processes,
                              seconds_since(start));
-                std::shared_ptr<const std::vector<int>> domains;
-                if (options.node_size > 0) {
-                    auto nodes = std::make_shared<std::vector<int>>(static_cast<std::size_t>(processes));
-                    for (int r = 0; r < processes; ++r) (*nodes)[static_cast<std::size_t>(r)] = r / options.node_size;
-                    domains = std::move(nodes);
-                }
+                // Without --node-size every process is a node of its own.
+                auto nodes = std::make_shared<std::vector<int>>(static_cast<std::size_t>(processes));
+                for (int r = 0; r < processes; ++r)
+                    (*nodes)[static_cast<std::size_t>(r)] = options.node_size > 0 ? r / options.node_size : r;
                 for (const int theta : options.thetas)
                     for (const int k : options.ks)
                         if (!run(spec, processes, graphs, options,
                                  {.theta = theta,
-                                  .grouping = options.grouping,
                                   .k = k,
                                   .max_hyperedges = options.max_hyperedges,
-                                  .domains = domains}))
+                                  .domains = options.node_size > 0 ? nodes : nullptr,
+                                  .node_of = nodes}))
                             return 1;
             }
     } catch (const std::exception& error) {

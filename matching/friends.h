@@ -1,6 +1,8 @@
 // Who a process may combine with: the vocabulary of both matchings.
 #pragma once
 
+#include "matching/transport.h"
+
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -10,6 +12,11 @@ namespace nbrcomb::detail {
 // (rank, weight) of each friend, ascending by rank; the weight is the number of active
 // out-neighbors the two have in common.
 using Friends = std::vector<std::pair<int, int>>;
+
+// The channels the matchings talk on; a pattern that runs one numbers its own after them.
+struct MatchingChannel {
+    static constexpr Channel candidates = 0, choices = 1, states = 2, count = 3;
+};
 
 // A candidate group of k friends: an edge of the friendship hypergraph (paper 002 §IV-C).
 struct Hyperedge {

@@ -37,8 +37,8 @@ Task<std::map<int, std::vector<Hyperedge>>> tell_members(Transport& transport, c
     std::vector<Outgoing> sends;
     std::vector<Expected> from;
     for (auto& [rank, payload] : told) {
-        sends.push_back({rank, Channel::candidates, make_payload(std::move(payload))});
-        from.push_back({rank, Channel::candidates});
+        sends.push_back({rank, MatchingChannel::candidates, make_payload(std::move(payload))});
+        from.push_back({rank, MatchingChannel::candidates});
     }
     const auto received = co_await transport.exchange(std::move(sends), std::move(from));
 
@@ -92,7 +92,7 @@ Task<GroupMatchResult> match_group(Transport& transport, std::vector<Hyperedge> 
         ++result.rounds;
         const Hyperedge& choice = hyperedges.front();
         const Payload proposal = make_payload(choice.members);
-        const auto choices = co_await exchange_with_all(transport, peers, Channel::choices, proposal);
+        const auto choices = co_await exchange_with_all(transport, peers, MatchingChannel::choices, proposal);
         bool mutual = true;
         for (const int member : choice.members) {
             if (member == self) continue;
@@ -100,7 +100,7 @@ Task<GroupMatchResult> match_group(Transport& transport, std::vector<Hyperedge> 
             mutual = mutual && *choices[static_cast<std::size_t>(at)] == choice.members;
         }
         const Payload state = make_payload({mutual ? grouped : searching});
-        const auto states = co_await exchange_with_all(transport, peers, Channel::states, state);
+        const auto states = co_await exchange_with_all(transport, peers, MatchingChannel::states, state);
         if (mutual) {
             result.group = choice;
             break;

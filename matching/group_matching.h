@@ -17,7 +17,7 @@ struct ConfirmedGroups {
 
 // Each process found its candidate groups on its own, and a cap may have kept a group at one
 // member and dropped it at another. Every process tells each friend the candidates that
-// contain it (Channel::candidates), pools its own with those it was told, keeps the cap
+// contain it (MatchingChannel::candidates), pools its own with those it was told, keeps the cap
 // heaviest, and tells the friends again; a candidate stays only if it is in the pool of every
 // member. Afterwards a hyperedge is known to all its members or to none, which the matching
 // needs, and a group one member found is known to the others even if their own search cut it.
@@ -30,9 +30,9 @@ struct GroupMatchResult {
 };
 
 // hyperedges: confirmed, heaviest first. Each round every process with a hyperedge left
-// proposes its heaviest one to the processes it shares hyperedges with (Channel::choices); a
+// proposes its heaviest one to the processes it shares hyperedges with (MatchingChannel::choices); a
 // hyperedge all of whose members proposed it is matched, and its members say so
-// (Channel::states), so that everyone drops the hyperedges that contain them (Alg. 3's drop
+// (MatchingChannel::states), so that everyone drops the hyperedges that contain them (Alg. 3's drop
 // messages). The heaviest hyperedge left anywhere is every member's first choice, so each round
 // matches at least one group, and a process stops when it is grouped or has nothing left.
 Task<GroupMatchResult> match_group(Transport& transport, std::vector<Hyperedge> hyperedges);

@@ -71,7 +71,7 @@ Task<MatchResult> match_pair(Transport& transport, Friends friends) {
 
         // Line 23: tell every active friend whom we propose to.
         const Payload proposal = make_payload({choice});
-        const auto choices = co_await exchange_with_all(transport, active, Channel::choices, proposal);
+        const auto choices = co_await exchange_with_all(transport, active, MatchingChannel::choices, proposal);
         their_choice.clear();
         for (const Payload& proposal : choices) their_choice.push_back(proposal->at(0));
         if (state == searching && choice != no_choice &&
@@ -81,7 +81,7 @@ Task<MatchResult> match_pair(Transport& transport, Friends friends) {
 
         // Line 27: announce the outcome; line 28: stop talking to friends that are done.
         const Payload outcome = make_payload({state});
-        const auto states = co_await exchange_with_all(transport, active, Channel::states, outcome);
+        const auto states = co_await exchange_with_all(transport, active, MatchingChannel::states, outcome);
         std::vector<int> still_searching, their_last_choice;
         for (std::size_t i = 0; i < active.size(); ++i)
             if (states[i]->at(0) == searching) {

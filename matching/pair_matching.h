@@ -16,8 +16,8 @@ struct MatchResult {
 
 // friends lists each friend with its weight. Friendship must be
 // symmetric with equal weights on both ends, and every friend must run this in the same
-// iteration. Each round every searching process proposes to one friend over Channel::choices,
-// then announces whether it paired, gave up or still searches over Channel::states. A process
+// iteration. Each round every searching process proposes to one friend over MatchingChannel::choices,
+// then announces whether it paired, gave up or still searches over MatchingChannel::states. A process
 // proposes its heaviest friend (ties to the lower rank); later it retries its last choice only
 // if that friend still searches and has the higher rank, else accepts a lower-ranked friend
 // that proposed to it, else drops its last choice and proposes its heaviest remaining one.

@@ -12,12 +12,12 @@
 
 namespace nbrcomb::detail {
 
-// What a message is about, so streams between the same two processes never mix.
-enum class Channel : int {
-    in_lists, notices, candidates, choices, states, checks,  // Phase 1 of pairs and groups, and its check
-    node_lists, node_agents, node_views,                     // node aggregation's plan
-    count
-};
+// What a message is about, so streams between the same two processes never mix. Each module
+// that talks numbers its own channels from 0 (matching/matching_channels.h, ...); the transport
+// adds the first channel of the algorithm whose Phase 1 runs (channel_base), which the algorithm
+// table gives out (schedule/algorithm_table.h), so two algorithms' messages never mix either.
+using Channel = int;
+constexpr int channel_limit = 64;  // channels of all algorithms together
 
 // Immutable and shared, so one list sent to many peers exists once (it matters when the
 // simulator holds thousands of processes' messages at a time).
@@ -75,8 +75,13 @@ public:
     virtual int size() const = 0;
 
     Exchange exchange(std::vector<Outgoing> sends, std::vector<Expected> expected) {
+        for (Outgoing& send : sends) send.channel += channel_base_;
+        for (Expected& from : expected) from.channel += channel_base_;
         return Exchange(*this, std::move(sends), std::move(expected));
     }
+
+    // The first channel of the algorithm whose Phase 1 runs next.
+    void set_channel_base(Channel base) { channel_base_ = base; }
 
     const TransportStats& stats() const { return stats_; }
 
@@ -88,6 +93,7 @@ protected:
     virtual void park(Exchange& exchange, std::coroutine_handle<> waiting) = 0;
 
     TransportStats stats_;
+    Channel channel_base_ = 0;
 };
 
 inline bool Exchange::await_ready() {

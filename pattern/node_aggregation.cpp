@@ -144,8 +144,8 @@ Task<NodeView> plan_node(Transport& transport, std::vector<LocalGraph> locals,
     std::vector<Expected> expected;
     for (const auto& [node, agents] : told) {
         const int leader = leaders.at(node);
-        sends.push_back({leader, Channel::node_agents, make_payload({agents.first, agents.second})});
-        expected.push_back({leader, Channel::node_agents});
+        sends.push_back({leader, AggregationChannel::node_agents, make_payload({agents.first, agents.second})});
+        expected.push_back({leader, AggregationChannel::node_agents});
     }
     const std::vector<Payload> answers = co_await transport.exchange(std::move(sends), std::move(expected));
     std::size_t i = 0;
@@ -259,13 +259,13 @@ Task<AggregationPattern> build_aggregation(Transport& transport, LocalGraph grap
     const int leader = members.front();
     Payload view;
     if (graph.rank != leader) {
-        std::vector<Outgoing> lists{{leader, Channel::node_lists, make_payload(encode_graph(graph))}};
+        std::vector<Outgoing> lists{{leader, AggregationChannel::node_lists, make_payload(encode_graph(graph))}};
         co_await transport.exchange(std::move(lists), {});
-        std::vector<Expected> plan{{leader, Channel::node_views}};
+        std::vector<Expected> plan{{leader, AggregationChannel::node_views}};
         view = (co_await transport.exchange({}, std::move(plan))).front();
     } else {
         std::vector<Expected> from;
-        for (std::size_t m = 1; m < members.size(); ++m) from.push_back({members[m], Channel::node_lists});
+        for (std::size_t m = 1; m < members.size(); ++m) from.push_back({members[m], AggregationChannel::node_lists});
         const std::vector<Payload> lists = co_await transport.exchange({}, std::move(from));
         std::vector<LocalGraph> locals{graph};
         for (const Payload& list : lists) {
@@ -274,7 +274,7 @@ Task<AggregationPattern> build_aggregation(Transport& transport, LocalGraph grap
         }
         view = make_payload(encode_view(co_await plan_node(transport, std::move(locals), node_of)));
         std::vector<Outgoing> sends;
-        for (std::size_t m = 1; m < members.size(); ++m) sends.push_back({members[m], Channel::node_views, view});
+        for (std::size_t m = 1; m < members.size(); ++m) sends.push_back({members[m], AggregationChannel::node_views, view});
         co_await transport.exchange(std::move(sends), {});
     }
     co_return plan_aggregation(decode_view(*view, node_of), graph.rank);

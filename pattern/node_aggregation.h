@@ -17,6 +17,11 @@
 
 namespace nbrcomb::detail {
 
+// The channels of the aggregation plan's Phase 1.
+struct AggregationChannel {
+    static constexpr Channel node_lists = 0, node_agents = 1, node_views = 2, count = 3;
+};
+
 // A packet this process hands a local agent: the out-edges whose blocks that agent sends on.
 struct Handoff {
     int agent;

@@ -94,9 +94,9 @@ private:
     Task<bool> refresh_rows() {
         const Payload mine = make_payload(std::vector<int>(active_in_.begin(), active_in_.end()));
         std::vector<Outgoing> sends;
-        for (const int rank : active_in_) sends.push_back({rank, Channel::in_lists, mine});
+        for (const int rank : active_in_) sends.push_back({rank, CombiningChannel::in_lists, mine});
         std::vector<Expected> from;
-        for (const int rank : active_out_) from.push_back({rank, Channel::in_lists});
+        for (const int rank : active_out_) from.push_back({rank, CombiningChannel::in_lists});
         const auto received = co_await transport_.exchange(std::move(sends), std::move(from));
         rows_.clear();
         std::size_t i = 0;
@@ -211,10 +211,10 @@ private:
         for (const auto& [rank, notice] : notices) {
             Payload& payload = payloads[notice];
             if (!payload) payload = make_payload(notice);
-            sends.push_back({rank, Channel::notices, payload});
+            sends.push_back({rank, CombiningChannel::notices, payload});
         }
         std::vector<Expected> from;
-        for (const int rank : active_in_) from.push_back({rank, Channel::notices});
+        for (const int rank : active_in_) from.push_back({rank, CombiningChannel::notices});
         const auto received = co_await transport_.exchange(std::move(sends), std::move(from));
 
         std::size_t i = 0;

@@ -2,6 +2,7 @@
 // 002 Alg. 1 for groups of k).
 #pragma once
 
+#include "matching/friends.h"
 #include "matching/task.h"
 #include "matching/transport.h"
 #include "pattern/pattern.h"
@@ -9,6 +10,12 @@
 #include <memory>
 
 namespace nbrcomb::detail {
+
+// The channels of Phase 1 of pairs and groups and of its check, after the matching's.
+struct CombiningChannel {
+    static constexpr Channel in_lists = MatchingChannel::count, notices = in_lists + 1, checks = in_lists + 2,
+                             count = in_lists + 3;
+};
 
 enum class Grouping {
     pairs,       // friends pair up by the matching of paper 000 (Alg. 2)

@@ -1,5 +1,7 @@
 #include "pattern/pattern_check.h"
 
+#include "pattern/pattern_builder.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -80,14 +82,14 @@ Task<std::vector<std::string>> check_pattern(Transport& transport, LocalGraph gr
         payload.insert(payload.end(), claims[i].group.begin(), claims[i].group.end());
     }
     std::vector<Outgoing> sends;
-    for (auto& [to, payload] : told) sends.push_back({to, Channel::checks, make_payload(std::move(payload))});
+    for (auto& [to, payload] : told) sends.push_back({to, CombiningChannel::checks, make_payload(std::move(payload))});
     const std::set<int> senders = [&] {
         std::set<int> ranks(graph.sources.begin(), graph.sources.end());
         ranks.erase(self);
         return ranks;
     }();
     std::vector<Expected> from;
-    for (const int rank : senders) from.push_back({rank, Channel::checks});
+    for (const int rank : senders) from.push_back({rank, CombiningChannel::checks});
     const auto received = co_await transport.exchange(std::move(sends), std::move(from));
 
     // The k-th claim of sender u is about our k-th in-edge from u.

@@ -58,7 +58,7 @@ struct SimulatedNetwork::Impl {
     explicit Impl(int processes);
 
     static std::uint64_t key(int from, Channel channel) {
-        return static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(Channel::count) +
+        return static_cast<std::uint64_t>(from) * static_cast<std::uint64_t>(channel_limit) +
                static_cast<std::uint64_t>(channel);
     }
 

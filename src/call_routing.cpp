@@ -18,11 +18,8 @@ std::string blocks_of(int size_class) {
     return "blocks of " + std::to_string(low) + " to " + std::to_string(size_class_limit(size_class)) + " B";
 }
 
-// What a shape's trial decided, on the first of the processes that took part (NBRCOMB_LOG=2),
-// and counted.
-void tell(const Verdict& verdict, TopoState& state) {
-    state.stats.auto_combined = state.tuner->decided_combined();
-    state.stats.auto_native = state.tuner->decided_native();
+// What a shape's trial decided, on the first of the processes that took part (NBRCOMB_LOG=2).
+void tell(const Verdict& verdict, const TopoState& state) {
     int rank = 0;
     PMPI_Comm_rank(state.agreement_comm(), &rank);
     if (rank != 0 || !log_enabled(LogLevel::info)) return;
@@ -52,7 +49,11 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
             allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
                                   state.agreement_comm());
         },
-        [&](const Verdict& verdict) { tell(verdict, state); });
+        [&](const Verdict& verdict) {
+            state.stats.auto_combined = state.tuner->decided_combined();
+            state.stats.auto_native = state.tuner->decided_native();
+            tell(verdict, state);
+        });
     choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));
     return choice;
 }

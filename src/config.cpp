@@ -1,5 +1,7 @@
 #include "src/config.h"
 
+#include "schedule/algorithm_table.h"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -8,7 +10,6 @@ namespace nbrcomb::detail {
 
 namespace {
 
-constexpr std::array mode_names{"off", "direct", "pairs", "groups", "auto", "aggregate"};
 constexpr std::array locality_names{"0", "node", "package", "numa"};
 
 std::string lower(std::string_view text) {
@@ -31,11 +32,19 @@ std::optional<bool> parse_bool(std::string_view text) {
     return std::nullopt;
 }
 
+// off and auto, which are no algorithm, or an algorithm's name.
 std::optional<nbrcomb_mode> parse_mode(std::string_view text) {
     const std::string value = lower(text);
-    for (std::size_t i = 0; i < mode_names.size(); ++i)
-        if (value == mode_names[i]) return static_cast<nbrcomb_mode>(i);
+    if (value == "off") return NBRCOMB_MODE_OFF;
+    if (value == "auto") return NBRCOMB_MODE_AUTO;
+    if (const Algorithm* algorithm = find_algorithm(value)) return algorithm->mode;
     return std::nullopt;
+}
+
+std::string allowed_modes() {
+    std::string allowed = "one of off, auto";
+    for (const Algorithm& algorithm : algorithms()) allowed += std::string(", ") + algorithm.name;
+    return allowed;
 }
 
 // 0/off/... for agnostic, 1/on/... for node, or a level by name.
@@ -75,7 +84,7 @@ void apply(const SettingLookup& lookup, std::string_view source, std::string_vie
 Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
                    std::vector<std::string>& problems) {
     Config config = base;
-    apply(lookup, source, "mode", "one of off, direct, pairs, groups, auto", parse_mode, config.mode, problems);
+    apply(lookup, source, "mode", allowed_modes().c_str(), parse_mode, config.mode, problems);
     apply(lookup, source, "theta", "an integer >= 1", [](std::string_view t) { return parse_int(t, 1, 1 << 30); },
           config.theta, problems);
     apply(lookup, source, "k", "an integer from 2 to 16", [](std::string_view t) { return parse_int(t, 2, 16); },
@@ -118,8 +127,10 @@ MappingSettings mapping_settings(const Config& config) {
 const char* locality_name(Locality locality) { return locality_names[static_cast<std::size_t>(locality)]; }
 
 const char* mode_name(nbrcomb_mode mode) {
-    const auto index = static_cast<std::size_t>(mode);
-    return index < mode_names.size() ? mode_names[index] : "?";
+    if (mode == NBRCOMB_MODE_OFF) return "off";
+    if (mode == NBRCOMB_MODE_AUTO) return "auto";
+    const Algorithm* algorithm = find_algorithm(mode);
+    return algorithm != nullptr ? algorithm->name : "?";
 }
 
 }  // namespace nbrcomb::detail

@@ -10,6 +10,7 @@
 #include "src/collective_args.h"
 #include "src/collective_entry.h"
 #include "src/export.h"
+#include "src/statistics.h"
 #include "src/topo_state.h"
 
 #include <climits>
@@ -150,8 +151,7 @@ struct AlltoallwC {
 void count_native_call(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return;
-    ++state->stats.native_calls;
-    state->stats.native_call_messages += state->topology->graph.destinations.size();
+    nbrcomb::detail::count_native_call(state->stats, state->topology->graph.destinations.size());
 }
 
 // The caller's arguments of a call, for its native form.

@@ -1,8 +1,6 @@
 #include "src/neighbor_collective.h"
 
-#include "schedule/aggregated_schedule.h"
 #include "schedule/mpi_features.h"
-#include "schedule/schedule_builder.h"
 #include "src/call_routing.h"
 #include "src/collective_request.h"
 #include "src/error_handler.h"
@@ -10,6 +8,7 @@
 #include "src/persistent_collective.h"
 #include "src/progress_engine.h"
 #include "src/progressing_wait.h"
+#include "src/statistics.h"
 #include "src/validate.h"
 
 #include <exception>
@@ -80,13 +79,6 @@ void count_native_internode(const std::vector<Block>& send_blocks, const Topolog
         }
 }
 
-// The schedule of the combined route: node aggregation's where the mode has it, else the
-// combining pattern's.
-Schedule combining_schedule(const Topology& topology, const CallBlocks& blocks) {
-    if (topology.aggregation) return build_aggregated_schedule(topology.graph, *topology.aggregation, blocks);
-    return build_schedule(topology.graph, topology.pattern, blocks);
-}
-
 // The schedule of the call on its route: from the cache, which a repeated call finds without
 // allocating, or built (Phase 2).
 std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState& state, const Choice& choice) {
@@ -103,8 +95,7 @@ std::shared_ptr<const Schedule> cached_schedule(const CallArgs& args, TopoState&
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
     const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
     const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
-    Schedule schedule =
-        combined ? combining_schedule(topology, blocks) : build_schedule(topology.graph, topology.direct_pattern, blocks);
+    Schedule schedule = (combined ? topology.combined_plan() : *topology.direct).schedule(topology.graph, blocks);
     count_native_internode(send_blocks, topology, schedule);
     std::shared_ptr<const Schedule> built = state.schedules.insert(key, std::move(schedule));
     ++state.stats.schedules_built;
@@ -146,8 +137,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     call.ticket = choice.ticket;
     if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
     if (reliable && runs_natively(call, form)) {
-        ++state.stats.native_calls;
-        state.stats.native_call_messages += topology.graph.destinations.size();
+        count_native_call(state.stats, topology.graph.destinations.size());
         return MPI_SUCCESS;
     }
     if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
@@ -190,7 +180,8 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     const bool same = args.send.layout == Layout::same;
     return {cached_schedule(args, state, {Route::reference, SIZE_MAX, {}}),
             [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
-                return std::make_shared<const Schedule>(combining_schedule(*topology, {send, recv, same, cutoff}));
+                return std::make_shared<const Schedule>(
+                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff}));
             },
             args.collective, shape_class(args), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
 }

@@ -1,6 +1,7 @@
 #include "src/progress_engine.h"
 
 #include "src/mpi_progress_hook.h"
+#include "src/statistics.h"
 
 #include <algorithm>
 #include <atomic>
@@ -62,19 +63,7 @@ bool may_block_in_mpi() {
 }
 
 void account(Operation& op) {
-    nbrcomb_stats& stats = op.state->stats;
-    ++stats.calls;
-    stats.messages_sent += op.execution.traffic().messages;
-    stats.bytes_sent += op.execution.traffic().bytes;
-    stats.native_messages += op.native.messages;
-    stats.native_bytes += op.native.bytes;
-    stats.internode_bytes_before += op.native.internode_bytes_before;
-    stats.internode_bytes_after += op.native.internode_bytes_after;
-    stats.internode_messages += op.execution.traffic().internode_messages;
-    stats.internode_bytes += op.execution.traffic().internode_bytes;
-    stats.native_internode_messages += op.native.internode_messages;
-    stats.native_internode_bytes += op.native.internode_bytes;
-    stats.rounds += op.execution.rounds();
+    count_library_call(op.state->stats, op.execution.traffic(), op.native, op.execution.rounds());
 }
 
 // A once-operation that ended goes back to its communicator's pool; the pool does not hold the

@@ -1,6 +1,7 @@
 // The nbrcomb_* functions of include/nbrcomb/nbrcomb.h.
 #include "nbrcomb/nbrcomb.h"
 #include "src/export.h"
+#include "src/statistics.h"
 #include "src/topo_state.h"
 
 using namespace nbrcomb::detail;
@@ -24,6 +25,6 @@ NBRCOMB_EXPORT int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats* stats) {
 NBRCOMB_EXPORT int nbrcomb_comm_reset_stats(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
-    state->stats = pattern_stats(state->stats);
+    state->stats = after_reset(state->stats);
     return MPI_SUCCESS;
 }

@@ -3,6 +3,7 @@
 #include "schedule/mpi_features.h"
 #include "src/log.h"
 #include "src/progressing_wait.h"
+#include "src/statistics.h"
 
 #include <atomic>
 #include <mutex>
@@ -24,39 +25,8 @@ Ledger& ledger() {
     return instance;
 }
 
-void add_counters(nbrcomb_stats& sum, const nbrcomb_stats& part) {
-    sum.calls += part.calls;
-    sum.messages_sent += part.messages_sent;
-    sum.bytes_sent += part.bytes_sent;
-    sum.native_messages += part.native_messages;
-    sum.native_bytes += part.native_bytes;
-    sum.rounds += part.rounds;
-    sum.pattern_seconds += part.pattern_seconds;
-    sum.pattern_messages += part.pattern_messages;
-    sum.pattern_exchanges += part.pattern_exchanges;
-    sum.pattern_hyperedges += part.pattern_hyperedges;
-    sum.pattern_hyperedges_dropped += part.pattern_hyperedges_dropped;
-    sum.schedules_built += part.schedules_built;
-    sum.schedule_seconds += part.schedule_seconds;
-    sum.reorder_seconds += part.reorder_seconds;
-    sum.edge_cut_before += part.edge_cut_before;
-    sum.edge_cut_after += part.edge_cut_after;
-    sum.internode_bytes_before += part.internode_bytes_before;
-    sum.internode_bytes_after += part.internode_bytes_after;
-    sum.reorder_tried += part.reorder_tried;
-    sum.reordered += part.reordered;
-    sum.native_calls += part.native_calls;
-    sum.native_call_messages += part.native_call_messages;
-    sum.auto_combined += part.auto_combined;
-    sum.auto_native += part.auto_native;
-    sum.internode_messages += part.internode_messages;
-    sum.internode_bytes += part.internode_bytes;
-    sum.native_internode_messages += part.native_internode_messages;
-    sum.native_internode_bytes += part.native_internode_bytes;
-}
-
 void add(ProcessTotals& totals, const nbrcomb_stats& part) {
-    add_counters(totals.stats, part);
+    add_statistics(totals.stats, part);
     ++totals.communicators;
     if (part.reorder_tried) totals.reorder_calls += part.calls;
 }
@@ -88,13 +58,12 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     // Where some process has no edge, the duplicate's private communicators cannot wait for a
     // later collective those processes may never enter.
     copy->awaiting_setup = original.idle_somewhere;
-    copy->stats = pattern_stats(original.stats);
+    copy->stats = for_duplicate(original.stats);
     // A duplicate shares the pattern, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
     copy->combining = original.combining;
     if (original.tuner) copy->tuner = std::make_unique<AutoTuner>();
-    copy->stats.auto_combined = copy->stats.auto_native = 0;
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;
@@ -129,25 +98,6 @@ StateBox* find_box(MPI_Comm comm) {
 
 }  // namespace
 
-nbrcomb_stats pattern_stats(const nbrcomb_stats& stats) {
-    nbrcomb_stats kept{};
-    kept.requested_mode = stats.requested_mode;
-    kept.mode = stats.mode;
-    kept.pattern_seconds = stats.pattern_seconds;
-    kept.pattern_messages = stats.pattern_messages;
-    kept.pattern_exchanges = stats.pattern_exchanges;
-    kept.pattern_hyperedges = stats.pattern_hyperedges;
-    kept.pattern_hyperedges_dropped = stats.pattern_hyperedges_dropped;
-    kept.reorder_seconds = stats.reorder_seconds;
-    kept.edge_cut_before = stats.edge_cut_before;
-    kept.edge_cut_after = stats.edge_cut_after;
-    kept.reorder_tried = stats.reorder_tried;
-    kept.reordered = stats.reordered;
-    kept.auto_combined = stats.auto_combined;
-    kept.auto_native = stats.auto_native;
-    return kept;
-}
-
 // The counters go to the ledger's freed total; alive holds only what attach_state or
 // copy_state tracked, so a state never attached adds nothing.
 TopoState::~TopoState() {
@@ -160,7 +110,7 @@ TopoState::~TopoState() {
 }
 
 int TopoState::next_tag() {
-    const long long operations = (tag_span - pattern_tags) / tags_per_operation;
+    const long long operations = (tag_span - pattern_tags()) / tags_per_operation;
     int first_tag = 0;
     do {
         first_tag = static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);

@@ -5,8 +5,8 @@
 
 #include "matching/transport.h"
 #include "nbrcomb/nbrcomb.h"
-#include "pattern/node_aggregation.h"
 #include "pattern/pattern.h"
+#include "schedule/algorithm_table.h"
 #include "schedule/schedule_cache.h"
 #include "src/adjacency.h"
 #include "src/auto_tuner.h"
@@ -47,11 +47,17 @@ struct Topology {
     bool native_unreliable = false;
     // The same for the nonblocking ones (also Open MPI 4.1's, on Cartesian neighbors twice).
     bool native_nonblocking_unreliable = false;
-    Pattern pattern;         // the mode's (the direct one in direct mode); built at once or, in auto mode, lazily
-    Pattern direct_pattern;  // one message per edge: auto mode's trial of the native side
-    // Aggregate mode, or auto mode where aggregation is its combining candidate: the combined
-    // route runs this instead of pattern.
-    std::optional<AggregationPattern> aggregation;
+    // One message per edge: direct mode's plan, and the native side wherever the MPI's own
+    // collective cannot run a call (auto mode's trial, processes without edges).
+    std::shared_ptr<const Plan> direct;
+    // The plans the combined route may run, built at once or, in auto mode, lazily: the mode's,
+    // or in auto mode every candidate of the algorithm table here, the one estimated fastest
+    // first. The combined route runs the first; none before Phase 1, or after a failed check.
+    struct Candidate {
+        const Algorithm* algorithm;
+        std::shared_ptr<const Plan> plan;
+    };
+    std::vector<Candidate> candidates;
     // (*node_of)[r]: the node of rank r (real, or emulated with NBRCOMB_NODE_SIZE), for
     // aggregation and the statistics between nodes; null until Phase 1 asks, and in mode off.
     std::shared_ptr<const std::vector<int>> node_of;
@@ -61,6 +67,7 @@ struct Topology {
     std::vector<bool> internode_before;
     std::vector<bool> internode_after;
 
+    const Plan& combined_plan() const { return candidates.empty() ? *direct : *candidates.front().plan; }
     // Blocks per side of a call, one per neighbor, MPI_PROC_NULL ones included.
     int indegree() const { return blocks ? blocks->receive : static_cast<int>(graph.sources.size()); }
     int outdegree() const { return blocks ? blocks->send : static_cast<int>(graph.destinations.size()); }
@@ -103,20 +110,16 @@ struct TopoState {
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags
-    // of persistent operations are skipped. The top pattern_tags tags stay for Phase 1.
+    // of persistent operations are skipped. The top pattern_tags() tags stay for Phase 1.
     int next_tag();
     // The same, held until release_tag: a persistent operation runs on the same tags each time.
     int reserve_tag();
     void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
-    static constexpr int pattern_tags = static_cast<int>(Channel::count);  // one per Phase 1 channel
-    int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags); }
+    static int pattern_tags() { return channel_count(); }  // one per Phase 1 channel
+    int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags()); }
     // Where the library's reductions run: over the processes that take part in calls.
     MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
 };
-
-// The counters that describe the communicator rather than its calls (modes, Phase 1,
-// reordering), which survive a reset and are those a duplicate starts with.
-nbrcomb_stats pattern_stats(const nbrcomb_stats& stats);
 
 // The state the library keeps for comm as the communicator holds it (valid while comm is), or
 // nullptr if the library does not manage comm. Every collective call asks, so the last answer

@@ -2,11 +2,10 @@
 
 #include "mapping/locality.h"
 #include "pattern/message_cost.h"
-#include "pattern/node_aggregation.h"
-#include "pattern/pattern_builder.h"
-#include "pattern/pattern_check.h"
+#include "schedule/combining_plan.h"
 #include "schedule/mpi_features.h"
 #include "src/adjacency.h"
+#include "src/delivery_probe.h"
 #include "src/log.h"
 #include "src/mapping_log.h"
 #include "src/mpi_transport.h"
@@ -15,10 +14,10 @@
 #include "src/topology_neighbors.h"
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <functional>
+#include <cstdio>
 #include <span>
+#include <string>
 
 namespace nbrcomb::detail {
 
@@ -83,17 +82,6 @@ T run_over_mpi(Task<T> task) {
     return task.take();
 }
 
-// NBRCOMB_CHECK: proves the pattern's invariants with the neighbors; true when they hold on
-// every process. Problems are logged where they are found.
-bool pattern_holds(const TopoState& state, const Pattern& pattern) {
-    MpiTransport transport(state.private_comm, state.pattern_tag());
-    const auto problems = run_over_mpi(check_pattern(transport, state.topology->graph, pattern));
-    for (const std::string& problem : problems) log(LogLevel::warning, "pattern check: %s", problem.c_str());
-    int broken = problems.empty() ? 0 : 1;
-    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.agreement_comm());
-    return broken == 0;
-}
-
 // The ranks of the private communicator that take part in calls, in the order of
 // participants_comm.
 std::vector<int> participant_ranks(const TopoState& state) {
@@ -139,16 +127,16 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
-// The elementwise maximum over the communicator's processes of each candidate's round costs.
+// The elementwise maximum over the communicator's processes of each plan's round costs.
 // Collective.
-std::array<RoundCosts, 2> busiest_costs(const std::array<RoundCosts, 2>& mine, MPI_Comm comm) {
+std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, MPI_Comm comm) {
     std::vector<double> values;
     for (const RoundCosts& costs : mine) {
         values.insert(values.end(), costs.overhead.begin(), costs.overhead.end());
         values.insert(values.end(), costs.remote.begin(), costs.remote.end());
     }
     allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
-    std::array<RoundCosts, 2> busiest;
+    std::vector<RoundCosts> busiest(mine.size());
     auto value = values.begin();
     for (RoundCosts& costs : busiest) {
         for (double& overhead : costs.overhead) overhead = *value++;
@@ -157,76 +145,99 @@ std::array<RoundCosts, 2> busiest_costs(const std::array<RoundCosts, 2>& mine, M
     return busiest;
 }
 
-// Auto mode, on a communicator that spans nodes: aggregation replaces pairs as the combining
-// candidate where it promises the shorter call (pattern/message_cost.h); the trial then weighs
-// the candidate against native MPI. Collective.
-void weigh_aggregation(const TopoState& state, Topology& topology) {
-    const std::vector<int>& nodes = *topology.node_of;
-    const auto [pairs, aggregation] =
-        busiest_costs({round_costs(topology.graph, topology.pattern, nodes),
-                       round_costs(topology.graph, *topology.aggregation, nodes)},
-                      state.agreement_comm());
-    const double pairs_time = estimated_time(pairs), aggregation_time = estimated_time(aggregation);
-    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %.2f us aggregated, %.2f us in pairs)",
-              aggregation_time < pairs_time ? "aggregate" : "pairs", aggregation_time, pairs_time);
-    if (aggregation_time >= pairs_time) topology.aggregation.reset();
-}
-
-// Whether the processes that take part in calls run on more than one node.
-bool spans_nodes(const std::vector<int>& node_of) {
-    std::vector<int> nodes = node_of;
-    std::erase(nodes, -1);
-    return std::ranges::adjacent_find(nodes, std::not_equal_to<>()) != nodes.end();
-}
-
-// Phase 1: paper 000's or 002's Alg. 1 for the combining modes, paper 003's aggregation plan for
-// aggregate mode, and in auto mode both where the processes span nodes; the direct pattern in
-// direct mode. Emulated nodes stay with their processes when reordering gave them new ranks.
-void build_pattern(TopoState& state, Topology& topology) {
-    topology.node_of = nodes_of(state, topology);
-    if (state.stats.mode == NBRCOMB_MODE_DIRECT) {
-        topology.pattern = topology.direct_pattern;
-        return;
+// Auto mode, with more than one candidate: the one that promises the shortest call
+// (pattern/message_cost.h) goes first, the first of the table among equals; the trial then
+// weighs it against native MPI. Collective.
+void order_by_estimate(const TopoState& state, Topology& topology) {
+    std::vector<RoundCosts> mine;
+    for (const Topology::Candidate& candidate : topology.candidates)
+        mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of));
+    const std::vector<RoundCosts> busiest = busiest_costs(mine, state.agreement_comm());
+    std::vector<std::pair<double, Topology::Candidate>> estimated;
+    std::string estimates;
+    for (std::size_t i = 0; i < busiest.size(); ++i) {
+        estimated.emplace_back(estimated_time(busiest[i]), topology.candidates[i]);
+        char estimate[64];
+        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", estimated.back().first,
+                      topology.candidates[i].algorithm->name);
+        estimates += estimate;
     }
+    std::ranges::stable_sort(estimated, {}, &std::pair<double, Topology::Candidate>::first);
+    for (std::size_t i = 0; i < estimated.size(); ++i) topology.candidates[i] = estimated[i].second;
+    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
+              estimates.c_str());
+}
+
+// The algorithms Phase 1 plans: the mode's, or in auto mode the table's candidates here.
+std::vector<const Algorithm*> planned_algorithms(nbrcomb_mode mode, const PlanSettings& settings) {
+    if (mode != NBRCOMB_MODE_AUTO) return {find_algorithm(mode)};
+    std::vector<const Algorithm*> planned;
+    for (const Algorithm& algorithm : algorithms())
+        if (algorithm.auto_candidate(settings)) planned.push_back(&algorithm);
+    return planned;
+}
+
+// Runs a call of every plan of the combined route on probe blocks (an alltoall and an
+// allgather of each edge's ends and repeat), and checks each plan's own invariants:
+// NBRCOMB_CHECK. True when everything held on every process; problems are logged where found.
+bool plans_hold(TopoState& state, const Topology& topology) {
+    MpiTransport transport(state.private_comm, state.pattern_tag());
+    std::vector<std::string> problems;
+    for (const Topology::Candidate& candidate : topology.candidates) {
+        transport.set_channel_base(first_channel(*candidate.algorithm));
+        for (std::string& problem : run_over_mpi(candidate.plan->check(transport, topology.graph)))
+            problems.push_back(std::string(candidate.algorithm->name) + ": " + problem);
+        const int first_tags[2] = {state.next_tag(), state.next_tag()};
+        for (std::string& problem : probe_deliveries(*candidate.plan, topology.graph, state.private_comm, first_tags))
+            problems.push_back(std::string(candidate.algorithm->name) + ": " + problem);
+    }
+    for (const std::string& problem : problems) log(LogLevel::warning, "pattern check: %s", problem.c_str());
+    int broken = problems.empty() ? 0 : 1;
+    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.agreement_comm());
+    return broken == 0;
+}
+
+// Phase 1: the plans of the combined route, each algorithm's over its own channels. Emulated
+// nodes stay with their processes when reordering gave them new ranks.
+void build_plans(TopoState& state, Topology& topology) {
+    topology.node_of = nodes_of(state, topology);
     const Config& config = state.config;
     const double start = PMPI_Wtime();  // simulated time under SMPI, as the application's
-    MpiTransport transport(state.private_comm, state.pattern_tag());
-    const bool aggregate = state.stats.mode == NBRCOMB_MODE_AGGREGATE;
-    if (aggregate) {
-        topology.pattern = topology.direct_pattern;
-    } else {
+    PlanSettings settings{.theta = config.theta,
+                          .k = config.k,
+                          .max_hyperedges = config.max_hyperedges,
+                          .node_of = topology.node_of};
+    const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings);
+    if (std::ranges::any_of(planned, &Algorithm::uses_domains)) {
         const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
         log_locality(config.topo_aware, domains);
-        const PatternSettings settings{
-            .theta = config.theta,
-            .grouping = state.stats.mode == NBRCOMB_MODE_GROUPS ? Grouping::hypergraph : Grouping::pairs,
-            .k = config.k,
-            .max_hyperedges = config.max_hyperedges,
-            .domains = domains.of_rank,
-        };
-        topology.pattern = run_over_mpi(build_pattern(transport, topology.graph, settings));
+        settings.domains = domains.of_rank;
     }
-    const bool candidate = config.mode == NBRCOMB_MODE_AUTO && spans_nodes(*topology.node_of);
-    if (aggregate || candidate)
-        topology.aggregation = run_over_mpi(build_aggregation(transport, topology.graph, topology.node_of));
-    if (candidate) weigh_aggregation(state, topology);
-    if (topology.aggregation) state.stats.mode = NBRCOMB_MODE_AGGREGATE;
+    MpiTransport transport(state.private_comm, state.pattern_tag());
+    topology.candidates.clear();
+    for (const Algorithm* algorithm : planned) {
+        transport.set_channel_base(first_channel(*algorithm));
+        topology.candidates.push_back({algorithm, run_over_mpi(algorithm->plan(transport, topology.graph, settings))});
+    }
+    if (topology.candidates.size() > 1) order_by_estimate(state, topology);
+    state.stats.mode = topology.candidates.front().algorithm->mode;
     state.stats.pattern_seconds = PMPI_Wtime() - start;
     state.stats.pattern_messages = transport.stats().messages;
     state.stats.pattern_exchanges = transport.stats().exchanges;
-    state.stats.pattern_hyperedges = topology.pattern.cost.hyperedges;
-    state.stats.pattern_hyperedges_dropped = topology.pattern.cost.hyperedges_dropped;
-    if (state.config.check && !aggregate && !pattern_holds(state, topology.pattern)) {
+    for (const Topology::Candidate& candidate : topology.candidates) {
+        state.stats.pattern_hyperedges += candidate.plan->cost().hyperedges;
+        state.stats.pattern_hyperedges_dropped += candidate.plan->cost().hyperedges_dropped;
+    }
+    if (config.check && !plans_hold(state, topology)) {
         log_rank0(LogLevel::warning, "pattern check failed; this communicator uses the direct schedule");
-        topology.pattern = topology.direct_pattern;
-        topology.aggregation.reset();
+        topology.candidates.clear();
         state.stats.mode = NBRCOMB_MODE_DIRECT;
     }
 }
 
-// Auto mode, once the pattern is built: combining is a candidate where some process combines.
+// Auto mode, once the plans are built: combining is a candidate where some process combines.
 void weigh_combining(TopoState& state) {
-    int combines = state.topology->pattern.steps.empty() && !state.topology->aggregation ? 0 : 1;
+    int combines = state.topology->combined_plan().combines() ? 1 : 0;
     allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.agreement_comm());
     state.combining = combines != 0;
     state.tuner = std::make_unique<AutoTuner>();
@@ -309,7 +320,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     state->stats.requested_mode = state->config.mode;
     // Auto mode's combining pattern is that of pairs (paper 000).
     state->stats.mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
-    topology->direct_pattern = direct_pattern(topology->graph);
+    topology->direct = direct_plan(topology->graph);
     if (renumbering.tried) {
         state->stats.reorder_tried = 1;
         state->stats.reordered = renumbering.reordered ? 1 : 0;
@@ -324,14 +335,12 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
         return leave_native(topo_comm, "the library could not set up its communicators");
     // Auto mode defers everything else to the call that runs Phase 1: a communicator used a few
     // times costs no message more than natively. A process without edges has no part in it.
-    if (state->idle) {
-        topology->pattern = topology->direct_pattern;
-    } else if (config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
+    if (!state->idle && config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
         state->calls_until_pattern = config.lazy;
-    } else {
+    } else if (!state->idle) {
         if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
             return leave_native(topo_comm, "the library could not set up its communicators");
-        build_pattern(*state, *topology);
+        build_plans(*state, *topology);
         if (config.mode == NBRCOMB_MODE_AUTO) weigh_combining(*state);
     }
     return attach_state(topo_comm, std::move(state));
@@ -350,7 +359,7 @@ void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
     // waiting for an operation of this process that the MPI does not advance would never come.
     if (barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
     auto topology = std::make_shared<Topology>(*state.topology);
-    build_pattern(state, *topology);
+    build_plans(state, *topology);
     state.topology = std::move(topology);
     weigh_combining(state);
 }

@@ -138,6 +138,17 @@ INSTANTIATE_TEST_SUITE_P(Cases, AggregationForms,
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });
 
+// NBRCOMB_CHECK runs a probe call of the plan (src/delivery_probe.h); a sound plan passes it and
+// stays, where a failed check would leave the direct schedule.
+TEST(AggregationChecked, a_sound_plan_passes_the_check) {
+    const Digraph graph = graph_of("random:41", size_of(MPI_COMM_WORLD));
+    Hints hints = aggregate(2);
+    hints.push_back({"nbrcomb_check", "1"});
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints});
+    expect_every_shape_matches_native(comm);
+    expect_one_message_per_node_pair(comm, graph, 2);
+}
+
 // Auto mode on nodes of 2: aggregation is the candidate where its estimated call time is the
 // shorter (pattern/message_cost.h), as on Moore (2,2), whose many repeated neighbors leave pairs
 // nothing to save on so few ranks; the trial and decision keep results exact.

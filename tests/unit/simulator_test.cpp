@@ -1,6 +1,8 @@
 // The simulator on its own: how it matches messages with the exchanges that wait for them.
 #include "pattern/simulator.h"
 
+#include "pattern/pattern_builder.h"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -27,11 +29,11 @@ Exchange send(Transport& transport, int to, Channel channel, int v) {
 Task<std::vector<int>> send_ahead(Transport& transport) {
     std::vector<int> got;
     if (transport.rank() == 0) {
-        for (int v = 1; v <= 3; ++v) co_await send(transport, 1, Channel::choices, v);
-        co_await send(transport, 1, Channel::states, 4);
+        for (int v = 1; v <= 3; ++v) co_await send(transport, 1, MatchingChannel::choices, v);
+        co_await send(transport, 1, MatchingChannel::states, 4);
         co_return got;
     }
-    const std::vector<Expected> both{{0, Channel::states}, {0, Channel::choices}}, one{{0, Channel::choices}};
+    const std::vector<Expected> both{{0, MatchingChannel::states}, {0, MatchingChannel::choices}}, one{{0, MatchingChannel::choices}};
     got = values(co_await transport.exchange({}, both));
     for (int i = 0; i < 2; ++i) got.push_back(values(co_await transport.exchange({}, one)).at(0));
     co_return got;
@@ -42,22 +44,22 @@ Task<std::vector<int>> send_ahead(Transport& transport) {
 Task<std::vector<int>> one_sender_twice(Transport& transport) {
     const int rank = transport.rank();
     if (rank == 0) {
-        const std::vector<Expected> both{{1, Channel::notices}, {2, Channel::notices}}, one{{1, Channel::notices}};
+        const std::vector<Expected> both{{1, CombiningChannel::notices}, {2, CombiningChannel::notices}}, one{{1, CombiningChannel::notices}};
         std::vector<int> got = values(co_await transport.exchange({}, both));
         got.push_back(values(co_await transport.exchange({}, one)).at(0));
         co_return got;
     }
-    const std::vector<Expected> from_3{{3, Channel::checks}}, from_1{{1, Channel::checks}};
+    const std::vector<Expected> from_3{{3, CombiningChannel::checks}}, from_1{{1, CombiningChannel::checks}};
     if (rank == 1) {
-        co_await send(transport, 0, Channel::notices, 10);
-        co_await send(transport, 0, Channel::notices, 11);
+        co_await send(transport, 0, CombiningChannel::notices, 10);
+        co_await send(transport, 0, CombiningChannel::notices, 11);
         co_await transport.exchange({}, from_3);
-        co_await send(transport, 2, Channel::checks, 0);
+        co_await send(transport, 2, CombiningChannel::checks, 0);
     } else if (rank == 2) {
         co_await transport.exchange({}, from_1);
-        co_await send(transport, 0, Channel::notices, 20);
+        co_await send(transport, 0, CombiningChannel::notices, 20);
     } else {
-        co_await send(transport, 1, Channel::checks, 0);
+        co_await send(transport, 1, CombiningChannel::checks, 0);
     }
     co_return std::vector<int>{};
 }
@@ -65,29 +67,29 @@ Task<std::vector<int>> one_sender_twice(Transport& transport) {
 // Every rank passes a value to its successor on a ring, one round after another.
 Task<std::vector<int>> ring(Transport& transport) {
     const int rank = transport.rank(), size = transport.size();
-    const std::vector<Expected> from{{(rank + size - 1) % size, Channel::in_lists}};
+    const std::vector<Expected> from{{(rank + size - 1) % size, CombiningChannel::in_lists}};
     std::vector<int> got;
     for (int round = 0; round < 3; ++round) {
-        const std::vector<Outgoing> to{{(rank + 1) % size, Channel::in_lists, value(100 * rank + round)}};
+        const std::vector<Outgoing> to{{(rank + 1) % size, CombiningChannel::in_lists, value(100 * rank + round)}};
         got.push_back(values(co_await transport.exchange(to, from)).at(0));
     }
     co_return got;
 }
 
 Task<int> wait_for_rank_1(Transport& transport) {
-    const std::vector<Expected> from{{1, Channel::checks}};
+    const std::vector<Expected> from{{1, CombiningChannel::checks}};
     if (transport.rank() == 0) co_await transport.exchange({}, from);
     co_return 0;
 }
 
 Task<int> expect_twice(Transport& transport) {
-    const std::vector<Expected> twice{{0, Channel::checks}, {0, Channel::checks}};
+    const std::vector<Expected> twice{{0, CombiningChannel::checks}, {0, CombiningChannel::checks}};
     co_await transport.exchange({}, twice);
     co_return 0;
 }
 
 Task<int> send_outside(Transport& transport) {
-    co_await send(transport, transport.size(), Channel::checks, 0);
+    co_await send(transport, transport.size(), CombiningChannel::checks, 0);
     co_return 0;
 }
 

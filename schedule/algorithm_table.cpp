@@ -1,0 +1,63 @@
+#include "schedule/algorithm_table.h"
+
+#include "pattern/node_aggregation.h"
+#include "pattern/pattern_builder.h"
+#include "schedule/aggregation_plan.h"
+#include "schedule/combining_plan.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+bool never(const PlanSettings&) { return false; }
+bool always(const PlanSettings&) { return true; }
+
+// Whether the processes that take part in calls run on more than one node.
+bool spans_nodes(const PlanSettings& settings) {
+    if (!settings.node_of) return false;
+    std::vector<int> nodes = *settings.node_of;
+    std::erase(nodes, -1);
+    return std::ranges::adjacent_find(nodes, std::not_equal_to<>()) != nodes.end();
+}
+
+constexpr Algorithm table[] = {
+    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, 0, false},
+    {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true},
+    {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true},
+    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregation, spans_nodes, AggregationChannel::count, false},
+};
+
+}  // namespace
+
+std::span<const Algorithm> algorithms() { return table; }
+
+const Algorithm* find_algorithm(nbrcomb_mode mode) {
+    const auto found = std::ranges::find(table, mode, &Algorithm::mode);
+    return found == std::end(table) ? nullptr : found;
+}
+
+const Algorithm* find_algorithm(std::string_view name) {
+    const auto found = std::ranges::find(table, name, [](const Algorithm& a) { return std::string_view(a.name); });
+    return found == std::end(table) ? nullptr : found;
+}
+
+Channel first_channel(const Algorithm& algorithm) {
+    Channel first = 0;
+    for (const Algorithm* a = table; a != &algorithm; ++a) first += a->channels;
+    return first;
+}
+
+Channel channel_count() {
+    constexpr Channel all = [] {
+        Channel sum = 0;
+        for (const Algorithm& a : table) sum += a.channels;
+        return sum;
+    }();
+    static_assert(all <= channel_limit);
+    return all;
+}
+
+}  // namespace nbrcomb::detail

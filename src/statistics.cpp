@@ -1,0 +1,100 @@
+#include "src/statistics.h"
+
+#include "src/progress_engine.h"
+
+#include <type_traits>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// FIELD(name, sums over communicators, a reset keeps it, a duplicate starts with it), in the
+// order of nbrcomb_stats.
+#define NBRCOMB_STATISTICS(FIELD)                       \
+    FIELD(requested_mode, false, true, true)            \
+    FIELD(mode, false, true, true)                      \
+    FIELD(calls, true, false, false)                    \
+    FIELD(messages_sent, true, false, false)            \
+    FIELD(bytes_sent, true, false, false)               \
+    FIELD(native_messages, true, false, false)          \
+    FIELD(native_bytes, true, false, false)             \
+    FIELD(rounds, true, false, false)                   \
+    FIELD(pattern_seconds, true, true, true)            \
+    FIELD(pattern_messages, true, true, true)           \
+    FIELD(pattern_exchanges, true, true, true)          \
+    FIELD(pattern_hyperedges, true, true, true)         \
+    FIELD(pattern_hyperedges_dropped, true, true, true) \
+    FIELD(schedules_built, true, false, false)          \
+    FIELD(schedule_seconds, true, false, false)         \
+    FIELD(reorder_seconds, true, true, true)            \
+    FIELD(edge_cut_before, true, true, true)            \
+    FIELD(edge_cut_after, true, true, true)             \
+    FIELD(internode_bytes_before, true, false, false)   \
+    FIELD(internode_bytes_after, true, false, false)    \
+    FIELD(reorder_tried, true, true, true)              \
+    FIELD(reordered, true, true, true)                  \
+    FIELD(native_calls, true, false, false)             \
+    FIELD(native_call_messages, true, false, false)     \
+    FIELD(auto_combined, true, true, false)             \
+    FIELD(auto_native, true, true, false)               \
+    FIELD(internode_messages, true, false, false)       \
+    FIELD(internode_bytes, true, false, false)          \
+    FIELD(native_internode_messages, true, false, false) \
+    FIELD(native_internode_bytes, true, false, false)
+
+// A field of nbrcomb_stats left out of the list would neither sum nor survive a reset.
+#define NBRCOMB_FIELD_SIZE(name, sums, reset_keeps, duplicate_keeps) +sizeof(nbrcomb_stats::name)
+static_assert(0 NBRCOMB_STATISTICS(NBRCOMB_FIELD_SIZE) == sizeof(nbrcomb_stats),
+              "every field of nbrcomb_stats needs its row in NBRCOMB_STATISTICS");
+#undef NBRCOMB_FIELD_SIZE
+
+// The fields a reset (or a duplicate) keeps of stats, the others zero.
+template <bool for_reset>
+nbrcomb_stats kept(const nbrcomb_stats& stats) {
+    nbrcomb_stats result{};
+#define NBRCOMB_KEEP(name, sums, reset_keeps, duplicate_keeps) \
+    if constexpr (for_reset ? reset_keeps : duplicate_keeps) result.name = stats.name;
+    NBRCOMB_STATISTICS(NBRCOMB_KEEP)
+#undef NBRCOMB_KEEP
+    return result;
+}
+
+// A template, so that the modes, which do not sum, need no operator +=.
+template <bool sums, class T>
+void add_field(T& sum, const T& part) {
+    if constexpr (sums) sum += part;
+}
+
+}  // namespace
+
+void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part) {
+#define NBRCOMB_ADD(name, sums, reset_keeps, duplicate_keeps) add_field<sums>(sum.name, part.name);
+    NBRCOMB_STATISTICS(NBRCOMB_ADD)
+#undef NBRCOMB_ADD
+}
+
+nbrcomb_stats after_reset(const nbrcomb_stats& stats) { return kept<true>(stats); }
+
+nbrcomb_stats for_duplicate(const nbrcomb_stats& stats) { return kept<false>(stats); }
+
+void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeTraffic& native, std::size_t rounds) {
+    ++stats.calls;
+    stats.messages_sent += sent.messages;
+    stats.bytes_sent += sent.bytes;
+    stats.native_messages += native.messages;
+    stats.native_bytes += native.bytes;
+    stats.internode_bytes_before += native.internode_bytes_before;
+    stats.internode_bytes_after += native.internode_bytes_after;
+    stats.internode_messages += sent.internode_messages;
+    stats.internode_bytes += sent.internode_bytes;
+    stats.native_internode_messages += native.internode_messages;
+    stats.native_internode_bytes += native.internode_bytes;
+    stats.rounds += rounds;
+}
+
+void count_native_call(nbrcomb_stats& stats, std::size_t out_edges) {
+    ++stats.native_calls;
+    stats.native_call_messages += out_edges;
+}
+
+}  // namespace nbrcomb::detail

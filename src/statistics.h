@@ -1,0 +1,33 @@
+// The counters of nbrcomb_stats: each field is described once in statistics.cpp (whether it sums
+// over communicators, whether a reset keeps it, whether a duplicate starts with it), and every
+// count the library makes goes through here. Adding a statistic: its field in
+// include/nbrcomb/nbrcomb.h, its row in statistics.cpp, the count where it happens, and its line
+// in the report (src/report.cpp) if the report shows it.
+#pragma once
+
+#include "nbrcomb/nbrcomb.h"
+
+#include <cstddef>
+
+namespace nbrcomb::detail {
+
+struct Traffic;
+struct NativeTraffic;
+
+// sum += part, field by field where a field sums.
+void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part);
+
+// What a reset leaves: the counters that describe the communicator rather than its calls
+// (modes, Phase 1, reordering, auto mode's decisions).
+nbrcomb_stats after_reset(const nbrcomb_stats& stats);
+
+// What a duplicate starts with: the same, but for the decisions, which it takes afresh.
+nbrcomb_stats for_duplicate(const nbrcomb_stats& stats);
+
+// One call the library ran: what it sent, what native MPI would have, and its rounds.
+void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeTraffic& native, std::size_t rounds);
+
+// One call left to the MPI's own collective, which sends one message per out-edge.
+void count_native_call(nbrcomb_stats& stats, std::size_t out_edges);
+
+}  // namespace nbrcomb::detail
