@@ -80,7 +80,6 @@ void add_deliveries(const LocalGraph& graph, const AggregationPattern& pattern, 
 
 Schedule build_aggregated_schedule(const LocalGraph& graph, const AggregationPattern& pattern, const CallBlocks& call) {
     Schedule schedule;
-    count_native_traffic(call, schedule);
     const CallBlocks whole{call.send, call.recv, call.same_send_block};  // no cutoff
     Round local, internode, deliver, unpack;
     add_direct_edges(graph, pattern.local_out, pattern.local_in, whole, local);

@@ -105,12 +105,6 @@ struct Schedule {
     std::vector<Round> rounds;
     std::size_t temp_bytes = 0;  // receive space for combined messages
     int slots = 0;               // sized messages received per execution
-    // What native MPI sends for the same call: one message per out-edge, self-loops included;
-    // and of it between nodes, where the caller knows the nodes.
-    std::size_t native_messages = 0;
-    std::size_t native_bytes = 0;
-    std::size_t native_internode_messages = 0;
-    std::size_t native_internode_bytes = 0;
 };
 
 // Human-readable listing, one operation per line (for logs and failing tests).

@@ -90,7 +90,6 @@ void add_riding_blocks(const Pattern& pattern, const CallBlocks& call, const std
 
 Schedule build_schedule(const LocalGraph& graph, const Pattern& pattern, const CallBlocks& call) {
     Schedule schedule;
-    count_native_traffic(call, schedule);
     Round exchange, combine, unpack;
     std::vector<std::vector<int>> slot_of;
     add_group_exchanges(graph, pattern, call, exchange, schedule.slots, slot_of);

@@ -1,8 +1,6 @@
 // Built schedules kept for calls that repeat with the same arguments (Phase 2 once, not per call).
 #pragma once
 
-#include "schedule/schedule.h"
-
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -10,25 +8,39 @@
 
 namespace nbrcomb::detail {
 
-// Everything a schedule is built from besides the pattern, as words (the caller's encoding of
-// a call's arguments: src/call_args.h).
+// Everything a schedule is built from besides the plan, as words (the caller's encoding of a
+// call's arguments: src/call_args.h).
 using ScheduleKey = std::vector<std::intptr_t>;
 
-// The most recently used schedules of one communicator.
-class ScheduleCache {
+// The most recently used calls of one communicator: their schedules and whatever the caller
+// keeps with them.
+template <class Call>
+class CallCache {
 public:
     static constexpr std::size_t capacity = 8;
 
-    // The schedule stored under key, now the most recently used, or nullptr. Operations in
-    // flight share ownership, so an eviction never pulls a schedule from under them.
-    std::shared_ptr<const Schedule> find(const ScheduleKey& key);
-    // Stores schedule under key, evicting the least recently used.
-    std::shared_ptr<const Schedule> insert(ScheduleKey key, Schedule schedule);
+    // The call stored under key, now the most recently used, or nullptr. Operations in flight
+    // share ownership, so an eviction never pulls a schedule from under them.
+    std::shared_ptr<const Call> find(const ScheduleKey& key) {
+        for (auto it = entries_.begin(); it != entries_.end(); ++it)
+            if (it->key == key) {
+                entries_.splice(entries_.begin(), entries_, it);
+                return entries_.front().call;
+            }
+        return nullptr;
+    }
+
+    // Stores call under key, evicting the least recently used.
+    std::shared_ptr<const Call> insert(ScheduleKey key, Call call) {
+        if (entries_.size() == capacity) entries_.pop_back();
+        entries_.push_front({std::move(key), std::make_shared<const Call>(std::move(call))});
+        return entries_.front().call;
+    }
 
 private:
     struct Entry {
         ScheduleKey key;
-        std::shared_ptr<const Schedule> schedule;
+        std::shared_ptr<const Call> call;
     };
     std::list<Entry> entries_;  // most recently used first
 };

@@ -17,11 +17,6 @@ std::vector<int> self_in_edges(const LocalGraph& graph) {
 
 }  // namespace
 
-void count_native_traffic(const CallBlocks& call, Schedule& schedule) {
-    schedule.native_messages = call.send.size();
-    for (const Block& block : call.send) schedule.native_bytes += block.bytes;
-}
-
 void add_direct_edges(const LocalGraph& graph, std::span<const int> out_edges, std::span<const int> in_edges,
                       const CallBlocks& call, Round& round) {
     for (const int edge : in_edges) {

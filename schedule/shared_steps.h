@@ -11,9 +11,6 @@ namespace nbrcomb::detail {
 
 inline Block block_at(std::span<const Block> blocks, int index) { return blocks[static_cast<std::size_t>(index)]; }
 
-// What native MPI sends for the call: one message per out-edge, self-loops included.
-void count_native_traffic(const CallBlocks& call, Schedule& schedule);
-
 // Edges that go as native MPI sends them: a message per out-edge of out_edges, a receive per
 // in-edge of in_edges. The k-th edge to a peer meets the k-th edge from it (MPI-4.0 erratum)
 // because sends and receives are posted in list order and MPI does not overtake; self-loops

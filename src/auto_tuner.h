@@ -130,8 +130,8 @@ private:
     void decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
                                 const std::function<void(const Verdict&)>& verdict);
 
-    std::array<Shape, 5 * form_count * shapes_per_form> shapes_{};
-    std::array<Checkpoints, 5 * form_count> checkpoints_{};
+    std::array<Shape, collective_count * form_count * shapes_per_form> shapes_{};
+    std::array<Checkpoints, collective_count * form_count> checkpoints_{};
     std::mutex samples_mutex_;
     std::vector<Sample> samples_;  // of the shapes in trial
     std::uint64_t decided_combined_ = 0, decided_native_ = 0;

@@ -74,14 +74,12 @@ std::size_t largest_of_side(const SideArgs& side, int degree) {
 }  // namespace
 
 const char* collective_name(Collective collective) {
-    switch (collective) {
-    case Collective::allgather: return "allgather";
-    case Collective::allgatherv: return "allgatherv";
-    case Collective::alltoall: return "alltoall";
-    case Collective::alltoallv: return "alltoallv";
-    case Collective::alltoallw: return "alltoallw";
-    }
-    return "?";
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) #name,
+    static constexpr const char* names[] = {
+#include "src/neighbor_collectives.def"
+    };
+#undef NBRCOMB_NEIGHBOR_COLLECTIVE
+    return names[static_cast<int>(collective)];
 }
 
 std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space) {

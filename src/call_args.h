@@ -9,7 +9,17 @@
 
 namespace nbrcomb::detail {
 
-enum class Collective { allgather, allgatherv, alltoall, alltoallv, alltoallw };
+// The collectives of src/neighbor_collectives.def, in its order.
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) name,
+enum class Collective {
+#include "src/neighbor_collectives.def"
+};
+#undef NBRCOMB_NEIGHBOR_COLLECTIVE
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) +1
+inline constexpr int collective_count = 0
+#include "src/neighbor_collectives.def"
+    ;
+#undef NBRCOMB_NEIGHBOR_COLLECTIVE
 
 const char* collective_name(Collective collective);
 

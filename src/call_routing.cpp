@@ -2,7 +2,6 @@
 
 #include "src/log.h"
 #include "src/progressing_wait.h"
-#include "src/topology_setup.h"
 
 #include <algorithm>
 
@@ -65,13 +64,11 @@ int shape_class(const CallArgs& args) {
     return uniform ? size_class(*uniform) : -1;
 }
 
-Choice route_call(MPI_Comm comm, TopoState& state, const CallArgs& args, Form form) {
+Choice route_call(TopoState& state, const CallArgs& args, Form form) {
     if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, combine_limit(state.config), {}};
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.
     if (state.idle) return {};
-    if (state.calls_until_pattern > 0 && (form == Form::persistent || --state.calls_until_pattern == 0))
-        build_pattern_now(comm, state);
     if (state.calls_until_pattern > 0 || !state.combining) return {};
     if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
     return choose(state, args.collective, form, shape_class(args));

@@ -6,15 +6,15 @@
 
 namespace nbrcomb::detail {
 
-// Outside auto mode, always the mode's schedule. In auto mode, natively until Phase 1, which
-// runs in the NBRCOMB_LAZY-th call (or at a persistent collective's init); then as the trial and
-// decision of the call's shape say. Collective over the processes with edges when it runs Phase 1
-// or a trial's decision, and every such process takes the same route, since all call collectives
-// in one order; a process without edges (which PETSc lets skip the call) runs it natively and
-// joins nothing.
+// Outside auto mode, always the mode's schedule. In auto mode, natively until Phase 1
+// (topology_setup.h: run_phase1_when_due, which the caller runs first); then as the trial and
+// decision of the call's shape say. Collective over the processes with edges when it takes a
+// trial's decision, and every such process takes the same route, since all call collectives in
+// one order; a process without edges (which PETSc lets skip the call) runs it natively and joins
+// nothing.
 // A persistent collective's init gets the combining route where combining is a candidate, and
 // each of its starts is routed by route_start.
-Choice route_call(MPI_Comm comm, TopoState& state, const CallArgs& args, Form form);
+Choice route_call(TopoState& state, const CallArgs& args, Form form);
 
 // The route of one start of an auto-mode persistent collective of collective on state's
 // communicator, whose blocks are of size_class (-1: the v and w forms). Collective as route_call.

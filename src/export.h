@@ -2,3 +2,7 @@
 #pragma once
 
 #define NBRCOMB_EXPORT extern "C" __attribute__((visibility("default")))
+
+// A parenthesized list without its parentheses: the parameter lists of
+// src/neighbor_collectives.def.
+#define NBRCOMB_UNPAREN(...) __VA_ARGS__

@@ -13,6 +13,8 @@
 #include "src/progressing_wait.h"
 #include "src/report.h"
 
+#include <tuple>
+
 using namespace nbrcomb::detail;
 
 
@@ -94,171 +96,59 @@ NBRCOMB_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int ind
     return create_graph(comm_old, nnodes, index, edges, reorder, comm_graph);
 }
 
-// Blocking.
+// The neighborhood collectives, every form of each line of neighbor_collectives.def. The core
+// takes the call's arguments as CallArgs; the caller's own stay with them for the MPI's function,
+// where the core leaves the call to it.
 
-NBRCOMB_EXPORT int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return enter_blocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
-                    [](const CallArgs& a) {
-                        return PMPI_Neighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
-                                                       a.recv.type, a.comm);
-                    });
+namespace {
+
+template <class Original>
+const Original& original(const CallArgs& args) {
+    return *static_cast<const Original*>(args.native_args);
 }
 
-NBRCOMB_EXPORT int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                                           MPI_Comm comm) {
-    return enter_blocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                    [](const CallArgs& a) {
-                        return PMPI_Neighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                        a.recv.counts, a.recv.displs, a.recv.type, a.comm);
-                    });
+template <auto pmpi, class Original>
+int blocking(CallArgs args, const Original& caller) {
+    args.native_args = &caller;
+    return enter_blocking(args, [](const CallArgs& a) { return std::apply(pmpi, original<Original>(a)); });
 }
 
-NBRCOMB_EXPORT int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return enter_blocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),
-                    [](const CallArgs& a) {
-                        return PMPI_Neighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf, a.recv.count,
-                                                      a.recv.type, a.comm);
-                    });
+template <auto pmpi, class Original>
+int nonblocking(CallArgs args, const Original& caller, MPI_Request* request) {
+    args.native_args = &caller;
+    return enter_nonblocking(args, request, [](const CallArgs& a, MPI_Request* r) {
+        return std::apply([r](auto... arguments) { return pmpi(arguments..., r); }, original<Original>(a));
+    });
 }
 
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                          MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return enter_blocking(
-        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-        [](const CallArgs& a) {
-            return PMPI_Neighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
-                                           a.recv.counts, a.recv.displs, a.recv.type, a.comm);
-        });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return enter_blocking(
-        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
-        [](const CallArgs& a) {
-            return PMPI_Neighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
-                                           a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm);
-        });
-}
-
-// Nonblocking.
-
-NBRCOMB_EXPORT int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return enter_nonblocking(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
-                       [](const CallArgs& a, MPI_Request* r) {
-                           return PMPI_Ineighbor_allgather(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                           a.recv.count, a.recv.type, a.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                            const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                                            MPI_Comm comm, MPI_Request* request) {
-    return enter_nonblocking(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                       request, [](const CallArgs& a, MPI_Request* r) {
-                           return PMPI_Ineighbor_allgatherv(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                            a.recv.counts, a.recv.displs, a.recv.type, a.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return enter_nonblocking(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), request,
-                       [](const CallArgs& a, MPI_Request* r) {
-                           return PMPI_Ineighbor_alltoall(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                          a.recv.count, a.recv.type, a.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                           MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                           MPI_Request* request) {
-    return enter_nonblocking(
-        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), request,
-        [](const CallArgs& a, MPI_Request* r) {
-            return PMPI_Ineighbor_alltoallv(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
-                                            a.recv.counts, a.recv.displs, a.recv.type, a.comm, r);
-        });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                           MPI_Request* request) {
-    return enter_nonblocking(
-        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
-        request, [](const CallArgs& a, MPI_Request* r) {
-            return PMPI_Ineighbor_alltoallw(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types, a.recvbuf,
-                                            a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm, r);
-        });
-}
-
-// Persistent (MPI-4).
 #if MPI_VERSION >= 4
-
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                               void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                               MPI_Info info, MPI_Request* request) {
-    return enter_persistent(allgather_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info,
-                      request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          return PMPI_Neighbor_allgather_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                              a.recv.count, a.recv.type, a.comm, i, r);
-                      });
+template <auto pmpi, class Original>
+int persistent(CallArgs args, const Original& caller, MPI_Info info, MPI_Request* request) {
+    args.native_args = &caller;
+    return enter_persistent(args, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+        return std::apply([i, r](auto... arguments) { return pmpi(arguments..., i, r); }, original<Original>(a));
+    });
 }
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                                                void* recvbuf, const int recvcounts[], const int displs[],
-                                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                                MPI_Request* request) {
-    return enter_persistent(allgatherv_args(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-                      info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          return PMPI_Neighbor_allgatherv_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                               a.recv.counts, a.recv.displs, a.recv.type, a.comm, i,
-                                                               r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                              MPI_Request* request) {
-    return enter_persistent(alltoall_args(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), info, request,
-                      [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          return PMPI_Neighbor_alltoall_init(a.sendbuf, a.send.count, a.send.type, a.recvbuf,
-                                                             a.recv.count, a.recv.type, a.comm, i, r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                                               const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                                               MPI_Info info, MPI_Request* request) {
-    return enter_persistent(
-        alltoallv_args(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm), info,
-        request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-            return PMPI_Neighbor_alltoallv_init(a.sendbuf, a.send.counts, a.send.displs, a.send.type, a.recvbuf,
-                                                a.recv.counts, a.recv.displs, a.recv.type, a.comm, i, r);
-        });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return enter_persistent(
-        alltoallw_args(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm), info,
-        request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-            return PMPI_Neighbor_alltoallw_init(a.sendbuf, a.send.counts, a.send.byte_displs, a.send.types,
-                                                a.recvbuf, a.recv.counts, a.recv.byte_displs, a.recv.types, a.comm,
-                                                i, r);
-        });
-}
-
 #endif
+
+}  // namespace
+
+#if MPI_VERSION >= 4
+#define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)                                                          \
+    NBRCOMB_EXPORT int MPI_Neighbor_##name##_init(NBRCOMB_UNPAREN parameters, MPI_Info info, MPI_Request* request) { \
+        return persistent<PMPI_Neighbor_##name##_init>(name##_args names, std::tuple{NBRCOMB_UNPAREN names}, info,  \
+                                                       request);                                                  \
+    }
+#else
+#define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)
+#endif
+
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, parameters, large_count_parameters, names, kinds)                  \
+    NBRCOMB_EXPORT int MPI_Neighbor_##name(NBRCOMB_UNPAREN parameters) {                                          \
+        return blocking<PMPI_Neighbor_##name>(name##_args names, std::tuple{NBRCOMB_UNPAREN names});              \
+    }                                                                                                             \
+    NBRCOMB_EXPORT int MPI_Ineighbor_##name(NBRCOMB_UNPAREN parameters, MPI_Request* request) {                   \
+        return nonblocking<PMPI_Ineighbor_##name>(name##_args names, std::tuple{NBRCOMB_UNPAREN names}, request); \
+    }                                                                                                             \
+    NBRCOMB_PERSISTENT_SHIM(name, parameters, names)
+#include "src/neighbor_collectives.def"

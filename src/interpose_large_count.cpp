@@ -14,6 +14,7 @@
 #include "src/topo_state.h"
 
 #include <climits>
+#include <tuple>
 #include <vector>
 
 using namespace nbrcomb::detail;
@@ -56,96 +57,62 @@ bool managed_degrees(MPI_Comm comm, Degrees& degrees) {
     return true;
 }
 
-// The int form's arguments of each collective, if the call has them. The arrays the CallArgs
-// points into live in the object.
-struct AllgatherC {
-    const void* sendbuf;
-    MPI_Count sendcount;
-    MPI_Datatype sendtype;
-    void* recvbuf;
-    MPI_Count recvcount;
-    MPI_Datatype recvtype;
-    MPI_Comm comm;
-
-    bool narrow(CallArgs& args, Collective collective) const {
-        Degrees degrees;
-        if (!managed_degrees(comm, degrees) || !fits(sendcount) || !fits(recvcount)) return false;
-        const int s = static_cast<int>(sendcount), r = static_cast<int>(recvcount);
-        args = collective == Collective::allgather ? allgather_args(sendbuf, s, sendtype, recvbuf, r, recvtype, comm)
-                                                   : alltoall_args(sendbuf, s, sendtype, recvbuf, r, recvtype, comm);
-        return true;
-    }
-};
-using AlltoallC = AllgatherC;
-
-struct AllgathervC {
-    const void* sendbuf;
-    MPI_Count sendcount;
-    MPI_Datatype sendtype;
-    void* recvbuf;
-    const MPI_Count* recvcounts;
-    const MPI_Aint* displs;
-    MPI_Datatype recvtype;
-    MPI_Comm comm;
-    mutable IntArray counts, displacements;
-
-    bool narrow(CallArgs& args, Collective) const {
-        Degrees degrees;
-        if (!managed_degrees(comm, degrees) || !fits(sendcount) || !counts.assign(recvcounts, degrees.in) ||
-            !displacements.assign(displs, degrees.in))
-            return false;
-        args = allgatherv_args(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, counts.get(),
-                               displacements.get(), recvtype, comm);
-        return true;
-    }
+// The int arrays a narrowed call points into.
+struct Narrowed {
+    IntArray send_counts, send_displs, recv_counts, recv_displs;
 };
 
-struct AlltoallvC {
-    const void* sendbuf;
-    const MPI_Count* sendcounts;
-    const MPI_Aint* sdispls;
-    MPI_Datatype sendtype;
-    void* recvbuf;
-    const MPI_Count* recvcounts;
-    const MPI_Aint* rdispls;
-    MPI_Datatype recvtype;
-    MPI_Comm comm;
-    mutable IntArray send_counts, send_displs, recv_counts, recv_displs;
+// The int form's arguments of each collective, if the call has them.
+using AllgatherC = std::tuple<const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm>;
+bool narrow(Collective collective, const AllgatherC& wide, Narrowed&, CallArgs& args) {
+    const auto& [sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm] = wide;
+    Degrees degrees;
+    if (!managed_degrees(comm, degrees) || !fits(sendcount) || !fits(recvcount)) return false;
+    const int s = static_cast<int>(sendcount), r = static_cast<int>(recvcount);
+    args = collective == Collective::allgather ? allgather_args(sendbuf, s, sendtype, recvbuf, r, recvtype, comm)
+                                               : alltoall_args(sendbuf, s, sendtype, recvbuf, r, recvtype, comm);
+    return true;
+}
 
-    bool narrow(CallArgs& args, Collective) const {
-        Degrees degrees;
-        if (!managed_degrees(comm, degrees) || !send_counts.assign(sendcounts, degrees.out) ||
-            !send_displs.assign(sdispls, degrees.out) || !recv_counts.assign(recvcounts, degrees.in) ||
-            !recv_displs.assign(rdispls, degrees.in))
-            return false;
-        args = alltoallv_args(sendbuf, send_counts.get(), send_displs.get(), sendtype, recvbuf, recv_counts.get(),
-                              recv_displs.get(), recvtype, comm);
-        return true;
-    }
-};
+using AllgathervC = std::tuple<const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count*, const MPI_Aint*,
+                               MPI_Datatype, MPI_Comm>;
+bool narrow(Collective, const AllgathervC& wide, Narrowed& arrays, CallArgs& args) {
+    const auto& [sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm] = wide;
+    Degrees degrees;
+    if (!managed_degrees(comm, degrees) || !fits(sendcount) || !arrays.recv_counts.assign(recvcounts, degrees.in) ||
+        !arrays.recv_displs.assign(displs, degrees.in))
+        return false;
+    args = allgatherv_args(sendbuf, static_cast<int>(sendcount), sendtype, recvbuf, arrays.recv_counts.get(),
+                           arrays.recv_displs.get(), recvtype, comm);
+    return true;
+}
 
-struct AlltoallwC {
-    const void* sendbuf;
-    const MPI_Count* sendcounts;
-    const MPI_Aint* sdispls;
-    const MPI_Datatype* sendtypes;
-    void* recvbuf;
-    const MPI_Count* recvcounts;
-    const MPI_Aint* rdispls;
-    const MPI_Datatype* recvtypes;
-    MPI_Comm comm;
-    mutable IntArray send_counts, recv_counts;
+using AlltoallvC = std::tuple<const void*, const MPI_Count*, const MPI_Aint*, MPI_Datatype, void*, const MPI_Count*,
+                              const MPI_Aint*, MPI_Datatype, MPI_Comm>;
+bool narrow(Collective, const AlltoallvC& wide, Narrowed& arrays, CallArgs& args) {
+    const auto& [sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm] = wide;
+    Degrees degrees;
+    if (!managed_degrees(comm, degrees) || !arrays.send_counts.assign(sendcounts, degrees.out) ||
+        !arrays.send_displs.assign(sdispls, degrees.out) || !arrays.recv_counts.assign(recvcounts, degrees.in) ||
+        !arrays.recv_displs.assign(rdispls, degrees.in))
+        return false;
+    args = alltoallv_args(sendbuf, arrays.send_counts.get(), arrays.send_displs.get(), sendtype, recvbuf,
+                          arrays.recv_counts.get(), arrays.recv_displs.get(), recvtype, comm);
+    return true;
+}
 
-    bool narrow(CallArgs& args, Collective) const {
-        Degrees degrees;
-        if (!managed_degrees(comm, degrees) || !send_counts.assign(sendcounts, degrees.out) ||
-            !recv_counts.assign(recvcounts, degrees.in))
-            return false;
-        args = alltoallw_args(sendbuf, send_counts.get(), sdispls, sendtypes, recvbuf, recv_counts.get(), rdispls,
-                              recvtypes, comm);
-        return true;
-    }
-};
+using AlltoallwC = std::tuple<const void*, const MPI_Count*, const MPI_Aint*, const MPI_Datatype*, void*,
+                              const MPI_Count*, const MPI_Aint*, const MPI_Datatype*, MPI_Comm>;
+bool narrow(Collective, const AlltoallwC& wide, Narrowed& arrays, CallArgs& args) {
+    const auto& [sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm] = wide;
+    Degrees degrees;
+    if (!managed_degrees(comm, degrees) || !arrays.send_counts.assign(sendcounts, degrees.out) ||
+        !arrays.recv_counts.assign(recvcounts, degrees.in))
+        return false;
+    args = alltoallw_args(sendbuf, arrays.send_counts.get(), sdispls, sendtypes, recvbuf, arrays.recv_counts.get(),
+                          rdispls, recvtypes, comm);
+    return true;
+}
 
 // A call on a communicator the library manages that goes to the MPI counts as one left to it.
 void count_native_call(MPI_Comm comm) {
@@ -154,7 +121,6 @@ void count_native_call(MPI_Comm comm) {
     nbrcomb::detail::count_native_call(state->stats, state->topology->graph.destinations.size());
 }
 
-// The caller's arguments of a call, for its native form.
 template <class Wide>
 const Wide& original(const CallArgs& args) {
     return *static_cast<const Wide*>(args.native_args);
@@ -163,223 +129,59 @@ const Wide& original(const CallArgs& args) {
 // The call as the core takes it, pointing back at the caller's arguments for the native call;
 // false when it goes to the MPI's own large-count function (counted as left native).
 template <class Wide>
-bool int_form(const Wide& wide, Collective collective, CallArgs& args) {
-    args = {.collective = collective, .comm = wide.comm};
-    const bool narrowed = wide.narrow(args, collective);
-    if (!narrowed) count_native_call(wide.comm);
+bool int_form(Collective collective, const Wide& wide, Narrowed& arrays, CallArgs& args) {
+    const MPI_Comm comm = std::get<std::tuple_size_v<Wide> - 1>(wide);  // last in every collective
+    args = {.collective = collective, .comm = comm};
+    const bool narrowed = narrow(collective, wide, arrays, args);
+    if (!narrowed) count_native_call(comm);
     args.native_args = &wide;
     return narrowed;
 }
 
 // Each form: the core with the int form's arguments, or the native large-count call.
-template <class Wide>
-int blocking(const Wide& wide, Collective collective, NativeCall native) {
+template <auto pmpi, class Wide>
+int blocking(Collective collective, const Wide& wide) {
+    Narrowed arrays;
     CallArgs args;
-    return int_form(wide, collective, args) ? enter_blocking(args, native) : native(args);
+    const NativeCall native = [](const CallArgs& a) { return std::apply(pmpi, original<Wide>(a)); };
+    return int_form(collective, wide, arrays, args) ? enter_blocking(args, native) : native(args);
 }
 
-template <class Wide>
-int nonblocking(const Wide& wide, Collective collective, MPI_Request* request, NativeStart native) {
+template <auto pmpi, class Wide>
+int nonblocking(Collective collective, const Wide& wide, MPI_Request* request) {
+    Narrowed arrays;
     CallArgs args;
-    return int_form(wide, collective, args) ? enter_nonblocking(args, request, native) : native(args, request);
+    const NativeStart native = [](const CallArgs& a, MPI_Request* r) {
+        return std::apply([r](auto... arguments) { return pmpi(arguments..., r); }, original<Wide>(a));
+    };
+    return int_form(collective, wide, arrays, args) ? enter_nonblocking(args, request, native) : native(args, request);
 }
 
-template <class Wide>
-int persistent(const Wide& wide, Collective collective, MPI_Info info, MPI_Request* request, NativeInit native) {
+template <auto pmpi, class Wide>
+int persistent(Collective collective, const Wide& wide, MPI_Info info, MPI_Request* request) {
+    Narrowed arrays;
     CallArgs args;
-    return int_form(wide, collective, args) ? enter_persistent(args, info, request, native)
-                                            : native(args, info, request);
+    const NativeInit native = [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
+        return std::apply([i, r](auto... arguments) { return pmpi(arguments..., i, r); }, original<Wide>(a));
+    };
+    return int_form(collective, wide, arrays, args) ? enter_persistent(args, info, request, native)
+                                                    : native(args, info, request);
 }
 
 }  // namespace
 
-// Blocking.
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                            void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                            MPI_Comm comm) {
-    return blocking(AllgatherC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm},
-                    Collective::allgather, [](const CallArgs& a) {
-                        const auto& w = original<AllgatherC>(a);
-                        return PMPI_Neighbor_allgather_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf, w.recvcount,
-                                                         w.recvtype, w.comm);
-                    });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                             void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                             MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(AllgathervC{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {}, {}},
-                    Collective::allgatherv, [](const CallArgs& a) {
-                        const auto& w = original<AllgathervC>(a);
-                        return PMPI_Neighbor_allgatherv_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                          w.recvcounts, w.displs, w.recvtype, w.comm);
-                    });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                           void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(AlltoallC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm}, Collective::alltoall,
-                    [](const CallArgs& a) {
-                        const auto& w = original<AlltoallC>(a);
-                        return PMPI_Neighbor_alltoall_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf, w.recvcount,
-                                                        w.recvtype, w.comm);
-                    });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                            const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
-                                            const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                            MPI_Datatype recvtype, MPI_Comm comm) {
-    return blocking(AlltoallvC{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                               {}, {}, {}, {}},
-                    Collective::alltoallv, [](const CallArgs& a) {
-                        const auto& w = original<AlltoallvC>(a);
-                        return PMPI_Neighbor_alltoallv_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtype, w.recvbuf,
-                                                         w.recvcounts, w.rdispls, w.recvtype, w.comm);
-                    });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
-                                            const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                            const MPI_Datatype recvtypes[], MPI_Comm comm) {
-    return blocking(AlltoallwC{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                               comm, {}, {}},
-                    Collective::alltoallw, [](const CallArgs& a) {
-                        const auto& w = original<AlltoallwC>(a);
-                        return PMPI_Neighbor_alltoallw_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtypes, w.recvbuf,
-                                                         w.recvcounts, w.rdispls, w.recvtypes, w.comm);
-                    });
-}
-
-// Nonblocking.
-
-NBRCOMB_EXPORT int MPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                             void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                             MPI_Request* request) {
-    return nonblocking(AllgatherC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm},
-                       Collective::allgather, request, [](const CallArgs& a, MPI_Request* r) {
-                           const auto& w = original<AllgatherC>(a);
-                           return PMPI_Ineighbor_allgather_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                             w.recvcount, w.recvtype, w.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                              void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
-                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(AllgathervC{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {}, {}},
-                       Collective::allgatherv, request, [](const CallArgs& a, MPI_Request* r) {
-                           const auto& w = original<AllgathervC>(a);
-                           return PMPI_Ineighbor_allgatherv_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                              w.recvcounts, w.displs, w.recvtype, w.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                            void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                                            MPI_Request* request) {
-    return nonblocking(AlltoallC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm},
-                       Collective::alltoall, request, [](const CallArgs& a, MPI_Request* r) {
-                           const auto& w = original<AlltoallC>(a);
-                           return PMPI_Ineighbor_alltoall_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                            w.recvcount, w.recvtype, w.comm, r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
-                                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(AlltoallvC{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                  comm, {}, {}, {}, {}},
-                       Collective::alltoallv, request, [](const CallArgs& a, MPI_Request* r) {
-                           const auto& w = original<AlltoallvC>(a);
-                           return PMPI_Ineighbor_alltoallv_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtype,
-                                                             w.recvbuf, w.recvcounts, w.rdispls, w.recvtype, w.comm,
-                                                             r);
-                       });
-}
-
-NBRCOMB_EXPORT int MPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
-                                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
-    return nonblocking(AlltoallwC{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                                  comm, {}, {}},
-                       Collective::alltoallw, request, [](const CallArgs& a, MPI_Request* r) {
-                           const auto& w = original<AlltoallwC>(a);
-                           return PMPI_Ineighbor_alltoallw_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtypes,
-                                                             w.recvbuf, w.recvcounts, w.rdispls, w.recvtypes, w.comm,
-                                                             r);
-                       });
-}
-
-// Persistent.
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                                 void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                                 MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return persistent(AllgatherC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm},
-                      Collective::allgather, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          const auto& w = original<AllgatherC>(a);
-                          return PMPI_Neighbor_allgather_init_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                                w.recvcount, w.recvtype, w.comm, i, r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                                  void* recvbuf, const MPI_Count recvcounts[],
-                                                  const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                                                  MPI_Info info, MPI_Request* request) {
-    return persistent(AllgathervC{sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, {}, {}},
-                      Collective::allgatherv, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          const auto& w = original<AllgathervC>(a);
-                          return PMPI_Neighbor_allgatherv_init_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                                 w.recvcounts, w.displs, w.recvtype, w.comm, i, r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
-                                                void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype,
-                                                MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return persistent(AlltoallC{sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm},
-                      Collective::alltoall, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          const auto& w = original<AlltoallC>(a);
-                          return PMPI_Neighbor_alltoall_init_c(w.sendbuf, w.sendcount, w.sendtype, w.recvbuf,
-                                                               w.recvcount, w.recvtype, w.comm, i, r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                                 const MPI_Aint sdispls[], MPI_Datatype sendtype, void* recvbuf,
-                                                 const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
-                                                 MPI_Request* request) {
-    return persistent(AlltoallvC{sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                 comm, {}, {}, {}, {}},
-                      Collective::alltoallv, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          const auto& w = original<AlltoallvC>(a);
-                          return PMPI_Neighbor_alltoallv_init_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtype,
-                                                                w.recvbuf, w.recvcounts, w.rdispls, w.recvtype,
-                                                                w.comm, i, r);
-                      });
-}
-
-NBRCOMB_EXPORT int MPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[],
-                                                 const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                                                 void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                                                 const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
-                                                 MPI_Request* request) {
-    return persistent(AlltoallwC{sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
-                                 comm, {}, {}},
-                      Collective::alltoallw, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-                          const auto& w = original<AlltoallwC>(a);
-                          return PMPI_Neighbor_alltoallw_init_c(w.sendbuf, w.sendcounts, w.sdispls, w.sendtypes,
-                                                                w.recvbuf, w.recvcounts, w.rdispls, w.recvtypes,
-                                                                w.comm, i, r);
-                      });
-}
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, int_parameters, parameters, names, kinds)                           \
+    NBRCOMB_EXPORT int MPI_Neighbor_##name##_c(NBRCOMB_UNPAREN parameters) {                                       \
+        return blocking<PMPI_Neighbor_##name##_c>(Collective::name, std::tuple{NBRCOMB_UNPAREN names});           \
+    }                                                                                                              \
+    NBRCOMB_EXPORT int MPI_Ineighbor_##name##_c(NBRCOMB_UNPAREN parameters, MPI_Request* request) {                \
+        return nonblocking<PMPI_Ineighbor_##name##_c>(Collective::name, std::tuple{NBRCOMB_UNPAREN names}, request); \
+    }                                                                                                              \
+    NBRCOMB_EXPORT int MPI_Neighbor_##name##_init_c(NBRCOMB_UNPAREN parameters, MPI_Info info,                     \
+                                                    MPI_Request* request) {                                        \
+        return persistent<PMPI_Neighbor_##name##_init_c>(Collective::name, std::tuple{NBRCOMB_UNPAREN names}, info, \
+                                                         request);                                                 \
+    }
+#include "src/neighbor_collectives.def"
 
 #endif

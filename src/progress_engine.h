@@ -6,6 +6,7 @@
 #pragma once
 
 #include "schedule/executor.h"
+#include "src/statistics.h"
 #include "src/topo_state.h"
 
 #include <functional>
@@ -13,18 +14,6 @@
 #include <span>
 
 namespace nbrcomb::detail {
-
-// What native MPI sends for one call, one message per out-edge, for the statistics.
-struct NativeTraffic {
-    std::size_t messages = 0;
-    std::size_t bytes = 0;
-    // reorder=1: the bytes of it between nodes, with the old ranks and with the new ones.
-    std::size_t internode_bytes_before = 0;
-    std::size_t internode_bytes_after = 0;
-    // Its messages and bytes between nodes, where the library knows the nodes.
-    std::size_t internode_messages = 0;
-    std::size_t internode_bytes = 0;
-};
 
 // Where the processes of state's communicator run, as far as its Phase 1 asked.
 inline NodeMap node_map(const TopoState& state) {

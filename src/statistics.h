@@ -12,7 +12,19 @@
 namespace nbrcomb::detail {
 
 struct Traffic;
-struct NativeTraffic;
+
+// What native MPI sends for one call, one message per out-edge, for the statistics.
+struct NativeTraffic {
+    std::size_t messages = 0;
+    std::size_t bytes = 0;
+    // reorder=1: the bytes of it between nodes, with the old ranks and with the new ones.
+    std::size_t internode_bytes_before = 0;
+    std::size_t internode_bytes_after = 0;
+    // Its messages and bytes between nodes, where the library knows the nodes.
+    std::size_t internode_messages = 0;
+    std::size_t internode_bytes = 0;
+};
+
 
 // sum += part, field by field where a field sums.
 void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part);

@@ -11,6 +11,7 @@
 #include "src/adjacency.h"
 #include "src/auto_tuner.h"
 #include "src/config.h"
+#include "src/statistics.h"
 
 #include <cstdint>
 #include <memory>
@@ -73,6 +74,13 @@ struct Topology {
     int outdegree() const { return blocks ? blocks->send : static_cast<int>(graph.destinations.size()); }
 };
 
+// A call's schedule, kept for the calls that repeat its arguments, and what native MPI sends for
+// the same call.
+struct PlannedCall {
+    Schedule schedule;
+    NativeTraffic native;
+};
+
 struct TopoState {
     TopoState() = default;
     TopoState(const TopoState&) = delete;
@@ -97,7 +105,7 @@ struct TopoState {
     bool awaiting_setup = false;
     long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator
-    ScheduleCache schedules;
+    CallCache<PlannedCall> schedules;
     nbrcomb_stats stats{};
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;

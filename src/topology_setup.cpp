@@ -352,7 +352,9 @@ void complete_duplicate(MPI_Comm dup) {
     if (separate_participants(dup, *state) == MPI_SUCCESS) state->awaiting_setup = false;
 }
 
-void build_pattern_now(MPI_Comm topo_comm, TopoState& state) {
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Form form) {
+    if (state.idle || state.calls_until_pattern == 0) return;
+    if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: combining stays false
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one

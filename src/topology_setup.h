@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mapping/renumbering.h"
+#include "src/call_args.h"
 #include "src/config.h"
 #include "src/topo_state.h"
 
@@ -24,8 +25,10 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
 // processes without edges, the duplicate's communicators, while every process is there.
 void complete_duplicate(MPI_Comm dup);
 
-// Auto mode, in the call that reaches NBRCOMB_LAZY (or a persistent collective's init): Phase 1,
-// and whether combining is a candidate. Collective over the processes that have edges.
-void build_pattern_now(MPI_Comm topo_comm, TopoState& state);
+// Auto mode, before each call is routed: counts the call toward NBRCOMB_LAZY, and in the call that
+// reaches it (or a persistent collective's init) runs Phase 1 and finds whether combining is a
+// candidate. Collective over the processes that have edges when Phase 1 runs; a process without
+// edges counts nothing and joins nothing.
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Form form);
 
 }  // namespace nbrcomb::detail

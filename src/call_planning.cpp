@@ -1,0 +1,150 @@
+#include "src/call_planning.h"
+
+#include "schedule/mpi_features.h"
+#include "src/call_routing.h"
+#include "src/error_handler.h"
+#include "src/log.h"
+#include "src/topology_setup.h"
+#include "src/validate.h"
+
+#include <exception>
+#include <sstream>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+
+void log_schedule(Collective collective, const Schedule& schedule) {
+    if (!log_enabled(LogLevel::debug)) return;
+    std::ostringstream listing;
+    print(listing, schedule);
+    log(LogLevel::debug, "neighbor_%s %s", collective_name(collective), listing.str().c_str());
+}
+
+// The blocks of topology's edges on one side of the call, in edge order; the blocks of
+// MPI_PROC_NULL neighbors, which have no edge, left out.
+std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, Space space) {
+    const bool send = space == Space::send;
+    std::vector<Block> blocks = side_blocks(side, send ? topology.outdegree() : topology.indegree(), space);
+    if (!topology.blocks) return blocks;
+    std::vector<Block> of_edges;
+    for (const int block : send ? topology.blocks->of_destination : topology.blocks->of_source)
+        of_edges.push_back(blocks[static_cast<std::size_t>(block)]);
+    return of_edges;
+}
+
+// What native MPI sends for a call of these blocks, one message per out-edge: in all, between
+// nodes where the library knows them, and with reorder=1 the bytes between nodes with the old
+// and the new ranks.
+NativeTraffic native_traffic(const std::vector<Block>& send_blocks, const Topology& topology) {
+    NativeTraffic traffic{.messages = send_blocks.size()};
+    const NodeMap nodes{topology.node_of, topology.graph.rank};
+    for (std::size_t j = 0; j < send_blocks.size(); ++j) {
+        const std::size_t bytes = send_blocks[j].bytes;
+        traffic.bytes += bytes;
+        if (nodes.crosses_to(topology.graph.destinations[j])) {
+            ++traffic.internode_messages;
+            traffic.internode_bytes += bytes;
+        }
+        if (topology.internode_before.empty()) continue;
+        if (topology.internode_before[j]) traffic.internode_bytes_before += bytes;
+        if (topology.internode_after[j]) traffic.internode_bytes_after += bytes;
+    }
+    return traffic;
+}
+
+// The schedule of the call on its route and what native MPI sends for it: from the cache, which
+// a repeated call finds without allocating, or built (Phase 2).
+std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& state, const Choice& choice) {
+    const Topology& topology = *state.topology;
+    const bool combined = choice.route == Route::combined;
+    thread_local ScheduleKey key;
+    key.clear();
+    key.push_back(combined ? 1 : 0);
+    key.push_back(static_cast<std::intptr_t>(choice.cutoff));
+    append_call_key(args, topology.indegree(), topology.outdegree(), key);
+    if (std::shared_ptr<const PlannedCall> found = state.schedules.find(key)) return found;
+
+    const double start = PMPI_Wtime();
+    const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
+    const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
+    const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
+    const Plan& plan = combined ? topology.combined_plan() : *topology.direct;
+    std::shared_ptr<const PlannedCall> built = state.schedules.insert(
+        key, {plan.schedule(topology.graph, blocks), native_traffic(send_blocks, topology)});
+    ++state.stats.schedules_built;
+    state.stats.schedule_seconds += PMPI_Wtime() - start;
+    log_schedule(args.collective, built->schedule);
+    return built;
+}
+
+// Whether the MPI's own collective gives the call's results: an MPI without neighborhood
+// collectives has none, MPICH 4.0 gets alltoallw, repeated edges and Cartesian neighbors twice
+// wrong, and Open MPI 4.1's nonblocking ones Cartesian neighbors twice.
+bool native_reliable(Collective collective, Form form, const Topology& topology) {
+    if constexpr (!mpi_has_topologies) return false;
+    if (form == Form::nonblocking && topology.native_nonblocking_unreliable) return false;
+    return !topology.native_unreliable && (mpi_right_on_alltoallw || collective != Collective::alltoallw);
+}
+
+// Whether the MPI's own collective runs the call: natively routed, or a blocking trial's
+// reference, which is the MPI itself.
+bool runs_natively(const PreparedCall& call, Form form) {
+    return call.route == Route::native || (call.route == Route::reference && form == Form::blocking);
+}
+
+}  // namespace
+
+int prepare(const CallArgs& args, Form form, PreparedCall& call) {
+    if (args.comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    const std::shared_ptr<TopoState>* shared = find_shared_state(args.comm);
+    if (shared == nullptr) return MPI_SUCCESS;
+    TopoState& state = **shared;
+    if (state.awaiting_setup) return MPI_SUCCESS;
+    run_phase1_when_due(args.comm, state, form);
+    const Choice choice = route_call(state, args, form);
+    const Topology& topology = *state.topology;
+    const bool reliable = native_reliable(args.collective, form, topology);
+    // Where the MPI's own collective is missing or wrong, the native side is the library's one
+    // message per edge.
+    call.route = !reliable && choice.route == Route::native ? Route::reference : choice.route;
+    call.cutoff = choice.cutoff;
+    call.ticket = choice.ticket;
+    if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
+    if (reliable && runs_natively(call, form)) {
+        count_native_call(state.stats, topology.graph.destinations.size());
+        return MPI_SUCCESS;
+    }
+    if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
+        return raise_error(args.comm, err);
+    try {
+        if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise_error(args.comm, err);
+        const std::shared_ptr<const PlannedCall> planned = cached_call(args, state, choice);
+        call.schedule = std::shared_ptr<const Schedule>(planned, &planned->schedule);
+        call.native = planned->native;
+    } catch (const std::exception& failure) {
+        log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
+            failure.what());
+        call.route = Route::native;
+        return MPI_SUCCESS;
+    }
+    call.state = *shared;
+    return MPI_SUCCESS;
+}
+
+PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
+    const std::shared_ptr<const Topology> topology = state.topology;
+    auto send = edge_blocks(args.send, *topology, Space::send);
+    auto recv = edge_blocks(args.recv, *topology, Space::recv);
+    const bool same = args.send.layout == Layout::same;
+    const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, SIZE_MAX, {}});
+    return {std::shared_ptr<const Schedule>(reference, &reference->schedule),
+            [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
+                return std::make_shared<const Schedule>(
+                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff}));
+            },
+            args.collective, shape_class(args), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
+}
+
+}  // namespace nbrcomb::detail
