@@ -2,8 +2,8 @@
 // only, so the same binary runs natively and with libnbrcomb preloaded; rank 0 prints key=value
 // lines that compare across the two runs (checksum, messages per call, latency).
 #include "checksum.h"
-#include "library_stats.h"
-#include "matrix_market.h"
+#include "common/library_stats.h"
+#include "common/matrix_market.h"
 #include "options.h"
 #include "spmv.h"
 #include "stencil.h"
@@ -23,6 +23,8 @@
 
 namespace halo_job {
 namespace {
+
+using namespace nbrcomb::common;
 
 struct Input {
     Options options;

@@ -1,7 +1,6 @@
 #include "options.h"
 
 #include <charconv>
-#include <filesystem>
 #include <stdexcept>
 #include <string_view>
 
@@ -67,14 +66,6 @@ std::string usage(const char* program) {
            "  --reorder     1: create the topology with reorder=1 and take the part of the problem of\n"
            "                the new rank (native MPI keeps the ranks; libnbrcomb renumbers them with\n"
            "                NBRCOMB_REORDER=on); the checksum is the same either way (default 0)\n";
-}
-
-std::string resolve_matrix_path(const std::string& matrix) {
-    namespace fs = std::filesystem;
-    for (const fs::path& candidate : {fs::path(matrix), fs::path(NBRCOMB_MATRICES_DIR) / matrix,
-                                     fs::path(NBRCOMB_MATRICES_DIR) / (matrix + ".mtx")})
-        if (fs::is_regular_file(candidate)) return candidate.string();
-    throw std::invalid_argument("no matrix file '" + matrix + "' (nor in " NBRCOMB_MATRICES_DIR ")");
 }
 
 } // namespace halo_job

@@ -22,8 +22,4 @@ Options parse_options(int argc, char** argv);
 
 std::string usage(const char* program);
 
-// A matrix argument that names no file is looked up in the repository's matrices (bench/data), with or
-// without its .mtx suffix, so that "SmaGri" works from any directory.
-std::string resolve_matrix_path(const std::string& matrix);
-
 } // namespace halo_job

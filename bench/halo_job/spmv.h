@@ -1,13 +1,16 @@
 // Power iteration x <- A x / |A x|_max on a row-block distributed sparse matrix.
 #pragma once
 
-#include "matrix_market.h"
+#include "common/matrix_market.h"
 #include "workload.h"
 
 #include <memory>
 #include <string>
 
 namespace halo_job {
+
+using nbrcomb::common::CooMatrix;
+using nbrcomb::common::MatrixEntry;
 
 // Every process passes the whole matrix and keeps its own rows. The dist-graph follows the
 // column pattern: q is an in-neighbor of p when p's rows have a nonzero in a column q owns.

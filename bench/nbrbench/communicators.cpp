@@ -1,6 +1,6 @@
 #include "nbrbench/communicators.h"
 
-#include "halo_job/library_stats.h"
+#include "common/library_stats.h"
 #include "nbrbench/dissemination_barrier.h"
 
 #include <cstdio>
@@ -19,12 +19,12 @@ VariantCommunicator create(const BenchTopology& topology, const topology::Graphs
     const double seconds = MPI_Wtime() - start;
     MPI_Info_free(&hints);
     MPI_Allreduce(&seconds, &result.create_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
-    const auto library = halo_job::library_stats(result.comm);
+    const auto library = nbrcomb::common::library_stats(result.comm);
     const auto stats = library ? library->stats : std::nullopt;
     // Auto mode chooses per call shape; its rows say so rather than name the pattern's mode.
     const bool automatic = stats && stats->requested_mode == NBRCOMB_MODE_AUTO;
-    result.library_mode = stats ? halo_job::mode_name(automatic ? NBRCOMB_MODE_AUTO : stats->mode) : "off";
-    result.reordering = halo_job::reordering_summary(stats, world);
+    result.library_mode = stats ? nbrcomb::common::mode_name(automatic ? NBRCOMB_MODE_AUTO : stats->mode) : "off";
+    result.reordering = nbrcomb::common::reordering_summary(stats, world);
     return result;
 }
 

@@ -2,7 +2,7 @@
 // Phase 1 (the library's pattern) is done and timed once, as in the papers.
 #pragma once
 
-#include "halo_job/library_stats.h"
+#include "common/library_stats.h"
 #include "nbrbench/options.h"
 
 #include <mpi.h>
@@ -20,7 +20,7 @@ struct VariantCommunicator {
     double create_seconds = 0.0;  // the constructor on the slowest rank, Phase 1 included
     std::string library_mode;     // the mode the library runs comm with; "off" when it leaves comm native
     // Where the library was asked to reorder (the :reorder variants), what it did at creation.
-    std::optional<halo_job::ReorderingSummary> reordering;
+    std::optional<nbrcomb::common::ReorderingSummary> reordering;
 };
 
 struct TopologyCommunicators {

@@ -3,7 +3,7 @@
 // the library at run time, so the same binary measures native MPI alone or, with the library
 // preloaded or linked, every variant side by side: each on its own communicator of the same
 // topology, made with the library's MPI_Info hints, all experiments interleaved in random order.
-#include "halo_job/library_stats.h"
+#include "common/library_stats.h"
 #include "nbrbench/csv_report.h"
 #include "nbrbench/validation.h"
 
@@ -19,7 +19,7 @@ namespace nbrcomb::bench {
 namespace {
 
 // Says which MPI and which library are measured, for the record.
-void describe_setup(const std::optional<halo_job::LibraryStats>& library, int processes) {
+void describe_setup(const std::optional<nbrcomb::common::LibraryStats>& library, int processes) {
     char version[MPI_MAX_LIBRARY_VERSION_STRING];
     int length = 0;
     MPI_Get_library_version(version, &length);
@@ -59,7 +59,7 @@ int main_with_mpi(int argc, char** argv) {
     // The benchmark's own traffic (barriers, reductions) stays off the measured communicators.
     MPI_Comm control = MPI_COMM_NULL;
     MPI_Comm_dup(MPI_COMM_WORLD, &control);
-    const auto library = halo_job::library_stats(control);
+    const auto library = nbrcomb::common::library_stats(control);
     if (rank == 0) describe_setup(library, processes);
 
     auto communicators = create_communicators(*options, library.has_value(), control);

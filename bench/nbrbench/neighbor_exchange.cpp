@@ -9,8 +9,6 @@ namespace nbrcomb::bench {
 
 namespace {
 
-constexpr const char* collective_names[] = {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"};
-constexpr const char* form_names[] = {"blocking", "nonblocking", "persistent"};
 
 // In- and out-degree of a distributed-graph or Cartesian communicator.
 std::pair<int, int> degrees(MPI_Comm comm) {
@@ -34,8 +32,6 @@ std::vector<T> array_of(int size, T value) {
 
 }  // namespace
 
-const char* collective_name(Collective collective) { return collective_names[static_cast<int>(collective)]; }
-const char* form_name(Form form) { return form_names[static_cast<int>(form)]; }
 
 std::optional<Collective> parse_collective(std::string_view text) {
     for (const Collective collective : all_collectives)
@@ -74,7 +70,7 @@ NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form fo
     send_types_ = array_of<MPI_Datatype>(out_degree_, MPI_BYTE);
     receive_types_ = array_of<MPI_Datatype>(in_degree_, MPI_BYTE);
 
-    if (form == Form::persistent) init_persistent();
+    if (form == Form::persistent) arguments().call(calls::Path::library, collective, form, &request_);
 }
 
 NeighborExchange::~NeighborExchange() {
@@ -84,10 +80,10 @@ NeighborExchange::~NeighborExchange() {
 void NeighborExchange::run() {
     switch (form_) {
     case Form::blocking:
-        call_blocking();
+        arguments().call(calls::Path::library, collective_, form_);
         return;
     case Form::nonblocking:
-        start_nonblocking();
+        arguments().call(calls::Path::library, collective_, form_, &request_);
         MPI_Wait(&request_, MPI_STATUS_IGNORE);
         return;
     case Form::persistent:
@@ -99,85 +95,23 @@ void NeighborExchange::run() {
 
 void NeighborExchange::scramble_received() { std::ranges::fill(receive_, 0xa5); }
 
-void NeighborExchange::call_blocking() {
-    void* const r = receive_.data();
-    const void* const s = send_.data();
-    const int n = block_bytes_;
-    switch (collective_) {
-    case Collective::allgather:
-        MPI_Neighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_);
-        return;
-    case Collective::allgatherv:
-        MPI_Neighbor_allgatherv(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE, comm_);
-        return;
-    case Collective::alltoall:
-        MPI_Neighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_);
-        return;
-    case Collective::alltoallv:
-        MPI_Neighbor_alltoallv(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
-                               receive_displs_.data(), MPI_BYTE, comm_);
-        return;
-    case Collective::alltoallw:
-        MPI_Neighbor_alltoallw(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
-                               receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_);
-        return;
-    }
-}
-
-void NeighborExchange::start_nonblocking() {
-    void* const r = receive_.data();
-    const void* const s = send_.data();
-    const int n = block_bytes_;
-    switch (collective_) {
-    case Collective::allgather:
-        MPI_Ineighbor_allgather(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, &request_);
-        return;
-    case Collective::allgatherv:
-        MPI_Ineighbor_allgatherv(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE, comm_,
-                                 &request_);
-        return;
-    case Collective::alltoall:
-        MPI_Ineighbor_alltoall(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, &request_);
-        return;
-    case Collective::alltoallv:
-        MPI_Ineighbor_alltoallv(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
-                                receive_displs_.data(), MPI_BYTE, comm_, &request_);
-        return;
-    case Collective::alltoallw:
-        MPI_Ineighbor_alltoallw(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
-                                receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_,
-                                &request_);
-        return;
-    }
-}
-
-void NeighborExchange::init_persistent() {
-#if MPI_VERSION >= 4
-    void* const r = receive_.data();
-    const void* const s = send_.data();
-    const int n = block_bytes_;
-    switch (collective_) {
-    case Collective::allgather:
-        MPI_Neighbor_allgather_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
-        return;
-    case Collective::allgatherv:
-        MPI_Neighbor_allgatherv_init(s, n, MPI_BYTE, r, receive_counts_.data(), receive_displs_.data(), MPI_BYTE,
-                                     comm_, MPI_INFO_NULL, &request_);
-        return;
-    case Collective::alltoall:
-        MPI_Neighbor_alltoall_init(s, n, MPI_BYTE, r, n, MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
-        return;
-    case Collective::alltoallv:
-        MPI_Neighbor_alltoallv_init(s, send_counts_.data(), send_displs_.data(), MPI_BYTE, r, receive_counts_.data(),
-                                    receive_displs_.data(), MPI_BYTE, comm_, MPI_INFO_NULL, &request_);
-        return;
-    case Collective::alltoallw:
-        MPI_Neighbor_alltoallw_init(s, send_counts_.data(), send_byte_displs_.data(), send_types_.data(), r,
-                                    receive_counts_.data(), receive_byte_displs_.data(), receive_types_.data(), comm_,
-                                    MPI_INFO_NULL, &request_);
-        return;
-    }
-#endif
+calls::NeighborArguments<> NeighborExchange::arguments() {
+    return {.sendbuf = send_.data(),
+            .sendcount = block_bytes_,
+            .sendcounts = send_counts_.data(),
+            .sdispls = send_displs_.data(),
+            .byte_sdispls = send_byte_displs_.data(),
+            .sendtype = MPI_BYTE,
+            .sendtypes = send_types_.data(),
+            .recvbuf = receive_.data(),
+            .recvcount = block_bytes_,
+            .recvcounts = receive_counts_.data(),
+            .displs = receive_displs_.data(),
+            .rdispls = receive_displs_.data(),
+            .byte_rdispls = receive_byte_displs_.data(),
+            .recvtype = MPI_BYTE,
+            .recvtypes = receive_types_.data(),
+            .comm = comm_};
 }
 
 }  // namespace nbrcomb::bench

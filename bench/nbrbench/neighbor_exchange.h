@@ -4,6 +4,8 @@
 // whatever intercepts them (libnbrcomb) is measured.
 #pragma once
 
+#include "common/neighbor_call.h"
+
 #include <mpi.h>
 
 #include <cstddef>
@@ -13,15 +15,13 @@
 
 namespace nbrcomb::bench {
 
-enum class Collective { allgather, allgatherv, alltoall, alltoallv, alltoallw };
-enum class Form { blocking, nonblocking, persistent };
+using calls::all_collectives;
+using calls::Collective;
+using calls::Form;
+inline constexpr bool persistent_available = calls::has_persistent_collectives;
 
-inline constexpr Collective all_collectives[] = {Collective::allgather, Collective::allgatherv, Collective::alltoall,
-                                                 Collective::alltoallv, Collective::alltoallw};
-inline constexpr bool persistent_available = MPI_VERSION >= 4;
-
-const char* collective_name(Collective collective);
-const char* form_name(Form form);
+using calls::collective_name;
+using calls::form_name;
 std::optional<Collective> parse_collective(std::string_view text);
 std::optional<Form> parse_form(std::string_view text);
 
@@ -52,9 +52,8 @@ public:
     MPI_Comm comm() const { return comm_; }
 
 private:
-    void call_blocking();
-    void start_nonblocking();
-    void init_persistent();
+    // The call's arguments; MPI_BYTE blocks of block_bytes_ everywhere.
+    calls::NeighborArguments<> arguments();
 
     MPI_Comm comm_;
     Collective collective_;

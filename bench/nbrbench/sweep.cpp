@@ -1,6 +1,6 @@
 #include "nbrbench/sweep.h"
 
-#include "halo_job/library_stats.h"
+#include "common/library_stats.h"
 #include "nbrbench/dissemination_barrier.h"
 #include "nbrbench/neighbor_exchange.h"
 #include "nbrbench/progress.h"
@@ -22,7 +22,7 @@ namespace {
 constexpr double no_figure = std::numeric_limits<double>::lowest();
 
 std::optional<nbrcomb_stats> library_snapshot(MPI_Comm comm) {
-    const auto library = halo_job::library_stats(comm);
+    const auto library = nbrcomb::common::library_stats(comm);
     return library ? library->stats : std::nullopt;
 }
 

@@ -22,7 +22,7 @@ BenchTopology parse_bench_topology(const std::string& text) {
     }
     topology.spec = topology::parse_topology(text);
     if (topology.spec.kind == topology::TopologySpec::Kind::matrix)
-        topology.spec.path = halo_job::resolve_matrix_path(topology.spec.path);
+        topology.spec.path = nbrcomb::common::resolve_matrix_path(topology.spec.path);
     return topology;
 }
 

@@ -1,6 +1,6 @@
 #include "nbrbench/validation.h"
 
-#include "halo_job/library_stats.h"
+#include "common/library_stats.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -43,7 +43,7 @@ std::vector<unsigned char> expected_receive(const std::vector<int>& sources, con
 
 // The calls the library has run on comm; 0 where it does not manage comm.
 unsigned long long library_calls(MPI_Comm comm) {
-    const auto library = halo_job::library_stats(comm);
+    const auto library = nbrcomb::common::library_stats(comm);
     return library && library->stats ? library->stats->calls : 0;
 }
 

@@ -166,7 +166,7 @@ Graphs erdos_renyi(int processes, double density, std::uint64_t seed) {
     return graphs;
 }
 
-Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes) {
+Graphs matrix_halo(const nbrcomb::common::CooMatrix& matrix, int processes) {
     Graphs graphs = edgeless(processes);
     const Blocks rows(matrix.rows, processes), cols(matrix.cols, processes);
     std::vector<std::pair<int, int>> edges;  // (owner of the column, owner of the row)
@@ -182,7 +182,7 @@ Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes) {
 }
 
 Graphs matrix_halo(const std::string& matrix_market_path, int processes) {
-    return matrix_halo(halo_job::read_matrix_market(matrix_market_path), processes);
+    return matrix_halo(nbrcomb::common::read_matrix_market(matrix_market_path), processes);
 }
 
 Graphs renumber_ranks(const Graphs& graphs, const std::vector<int>& new_rank) {

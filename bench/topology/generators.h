@@ -5,7 +5,7 @@
 // destinations is the k-th u in v's sources, repeated edges and self-loops included.
 #pragma once
 
-#include "halo_job/matrix_market.h"
+#include "common/matrix_market.h"
 #include "pattern/pattern.h"
 
 #include <cstdint>
@@ -34,7 +34,7 @@ Graphs erdos_renyi(int processes, double density, std::uint64_t seed);
 // The halo exchange of y = A x with the rows of A and the entries of x cut into consecutive
 // blocks over the processes (the halo job's distribution): i receives from j != i when a row
 // of i has a nonzero in a column of j. Lists come in ascending rank order.
-Graphs matrix_halo(const halo_job::CooMatrix& matrix, int processes);
+Graphs matrix_halo(const nbrcomb::common::CooMatrix& matrix, int processes);
 Graphs matrix_halo(const std::string& matrix_market_path, int processes);
 
 // graphs with vertex v renamed new_rank[v] (a permutation): its out-list renumbered in its order,

@@ -3,7 +3,7 @@
 # graph (Θ = 1) deliver what the MPI standard prescribes (nbrbench exits 1 otherwise), send
 # fewer messages than native MPI, and finish (a hang fails on CTest's timeout). Their latency is
 # measured, not asserted: with buffers allocated afresh per call they once took 16 to 33 times
-# native MPI's (bench/RESULTS.md).
+# native MPI's (bench/results/RESULTS.md).
 #
 #   nbrbench_large_blocks.sh MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail

@@ -14,64 +14,6 @@ namespace nbrcomb::test {
 
 namespace {
 
-// The five functions of one form, with Count for counts and Displ for the v forms'
-// displacements (int, or MPI_Count and MPI_Aint in the large-count forms); Extra are the
-// arguments after the communicator.
-template <class Count, class Displ, class... Extra>
-struct Functions {
-    int (*allgather)(const void*, Count, MPI_Datatype, void*, Count, MPI_Datatype, MPI_Comm, Extra...);
-    int (*allgatherv)(const void*, Count, MPI_Datatype, void*, const Count*, const Displ*, MPI_Datatype, MPI_Comm,
-                      Extra...);
-    int (*alltoall)(const void*, Count, MPI_Datatype, void*, Count, MPI_Datatype, MPI_Comm, Extra...);
-    int (*alltoallv)(const void*, const Count*, const Displ*, MPI_Datatype, void*, const Count*, const Displ*,
-                     MPI_Datatype, MPI_Comm, Extra...);
-    int (*alltoallw)(const void*, const Count*, const MPI_Aint*, const MPI_Datatype*, void*, const Count*,
-                     const MPI_Aint*, const MPI_Datatype*, MPI_Comm, Extra...);
-};
-template <class... Extra>
-using IntFunctions = Functions<int, int, Extra...>;
-
-// The MPI_ names resolve to the library, linked before MPI or preloaded; PMPI_ is native MPI.
-const IntFunctions<> library_blocking{&MPI_Neighbor_allgather, &MPI_Neighbor_allgatherv, &MPI_Neighbor_alltoall,
-                                   &MPI_Neighbor_alltoallv, &MPI_Neighbor_alltoallw};
-const IntFunctions<> native_blocking{&PMPI_Neighbor_allgather, &PMPI_Neighbor_allgatherv, &PMPI_Neighbor_alltoall,
-                                  &PMPI_Neighbor_alltoallv, &PMPI_Neighbor_alltoallw};
-const IntFunctions<MPI_Request*> library_nonblocking{&MPI_Ineighbor_allgather, &MPI_Ineighbor_allgatherv,
-                                                  &MPI_Ineighbor_alltoall, &MPI_Ineighbor_alltoallv,
-                                                  &MPI_Ineighbor_alltoallw};
-const IntFunctions<MPI_Request*> native_nonblocking{&PMPI_Ineighbor_allgather, &PMPI_Ineighbor_allgatherv,
-                                                 &PMPI_Ineighbor_alltoall, &PMPI_Ineighbor_alltoallv,
-                                                 &PMPI_Ineighbor_alltoallw};
-#if MPI_VERSION >= 4
-const IntFunctions<MPI_Info, MPI_Request*> library_persistent{&MPI_Neighbor_allgather_init, &MPI_Neighbor_allgatherv_init,
-                                                           &MPI_Neighbor_alltoall_init, &MPI_Neighbor_alltoallv_init,
-                                                           &MPI_Neighbor_alltoallw_init};
-const IntFunctions<MPI_Info, MPI_Request*> native_persistent{&PMPI_Neighbor_allgather_init,
-                                                          &PMPI_Neighbor_allgatherv_init, &PMPI_Neighbor_alltoall_init,
-                                                          &PMPI_Neighbor_alltoallv_init, &PMPI_Neighbor_alltoallw_init};
-
-template <class... Extra>
-using LargeCountFunctions = Functions<MPI_Count, MPI_Aint, Extra...>;
-const LargeCountFunctions<> library_blocking_c{&MPI_Neighbor_allgather_c, &MPI_Neighbor_allgatherv_c,
-                                               &MPI_Neighbor_alltoall_c, &MPI_Neighbor_alltoallv_c,
-                                               &MPI_Neighbor_alltoallw_c};
-const LargeCountFunctions<> native_blocking_c{&PMPI_Neighbor_allgather_c, &PMPI_Neighbor_allgatherv_c,
-                                              &PMPI_Neighbor_alltoall_c, &PMPI_Neighbor_alltoallv_c,
-                                              &PMPI_Neighbor_alltoallw_c};
-const LargeCountFunctions<MPI_Request*> library_nonblocking_c{&MPI_Ineighbor_allgather_c, &MPI_Ineighbor_allgatherv_c,
-                                                              &MPI_Ineighbor_alltoall_c, &MPI_Ineighbor_alltoallv_c,
-                                                              &MPI_Ineighbor_alltoallw_c};
-const LargeCountFunctions<MPI_Request*> native_nonblocking_c{&PMPI_Ineighbor_allgather_c, &PMPI_Ineighbor_allgatherv_c,
-                                                             &PMPI_Ineighbor_alltoall_c, &PMPI_Ineighbor_alltoallv_c,
-                                                             &PMPI_Ineighbor_alltoallw_c};
-const LargeCountFunctions<MPI_Info, MPI_Request*> library_persistent_c{
-    &MPI_Neighbor_allgather_init_c, &MPI_Neighbor_allgatherv_init_c, &MPI_Neighbor_alltoall_init_c,
-    &MPI_Neighbor_alltoallv_init_c, &MPI_Neighbor_alltoallw_init_c};
-const LargeCountFunctions<MPI_Info, MPI_Request*> native_persistent_c{
-    &PMPI_Neighbor_allgather_init_c, &PMPI_Neighbor_allgatherv_init_c, &PMPI_Neighbor_alltoall_init_c,
-    &PMPI_Neighbor_alltoallv_init_c, &PMPI_Neighbor_alltoallw_init_c};
-#endif
-
 template <class T>
 const T* array_argument(const std::vector<T>& values, bool null) {
     return null ? nullptr : values.data();
@@ -134,52 +76,32 @@ struct SideArrays {
     const Side& side;
 };
 
-// Calls the collective of call from f with its arguments, then extra.
-template <class Count, class Displ, class... Extra>
-int call_with(const Functions<Count, Displ, Extra...>& f, const Call& call, const void* sendbuf, void* recvbuf,
-              Extra... extra) {
+// Issues call in form along path, with Count and Displ for its counts and displacements.
+template <class Count, class Displ>
+int call_with(Path path, Form form, const Call& call, const void* sendbuf, void* recvbuf,
+              MPI_Request* request = nullptr) {
     const Side& s = call.send;
     const Side& r = call.recv;
     const SideArrays<Count, Displ> sa(s), ra(r);
-    const void* send = s.in_place ? MPI_IN_PLACE : sendbuf;
-    void* recv = r.in_place ? MPI_IN_PLACE : recvbuf;
-    switch (call.collective) {
-    case Collective::allgather: return f.allgather(send, s.count, s.type, recv, r.count, r.type, call.comm, extra...);
-    case Collective::allgatherv:
-        return f.allgatherv(send, s.count, s.type, recv, ra.count_array(), ra.displ_array(), r.type, call.comm,
-                            extra...);
-    case Collective::alltoall: return f.alltoall(send, s.count, s.type, recv, r.count, r.type, call.comm, extra...);
-    case Collective::alltoallv:
-        return f.alltoallv(send, sa.count_array(), sa.displ_array(), s.type, recv, ra.count_array(), ra.displ_array(),
-                           r.type, call.comm, extra...);
-    case Collective::alltoallw:
-        return f.alltoallw(send, sa.count_array(), array_argument(s.byte_displs, s.null_displs),
-                           array_argument(s.types, s.null_types), recv, ra.count_array(),
-                           array_argument(r.byte_displs, r.null_displs), array_argument(r.types, r.null_types),
-                           call.comm, extra...);
-    }
-    return MPI_ERR_OTHER;
+    const calls::NeighborArguments<Count, Displ> arguments{
+        .sendbuf = s.in_place ? MPI_IN_PLACE : sendbuf,
+        .sendcount = s.count,
+        .sendcounts = sa.count_array(),
+        .sdispls = sa.displ_array(),
+        .byte_sdispls = array_argument(s.byte_displs, s.null_displs),
+        .sendtype = s.type,
+        .sendtypes = array_argument(s.types, s.null_types),
+        .recvbuf = r.in_place ? MPI_IN_PLACE : recvbuf,
+        .recvcount = r.count,
+        .recvcounts = ra.count_array(),
+        .displs = ra.displ_array(),
+        .rdispls = ra.displ_array(),
+        .byte_rdispls = array_argument(r.byte_displs, r.null_displs),
+        .recvtype = r.type,
+        .recvtypes = array_argument(r.types, r.null_types),
+        .comm = call.comm};
+    return arguments.call(path, call.collective, form, request);
 }
-
-// The functions of the three forms, of one path and one count type; persistent is null before MPI-4.
-template <class Count, class Displ>
-struct FormFunctions {
-    const Functions<Count, Displ>& blocking;
-    const Functions<Count, Displ, MPI_Request*>& nonblocking;
-    const Functions<Count, Displ, MPI_Info, MPI_Request*>* persistent;
-};
-
-#if MPI_VERSION >= 4
-const FormFunctions<int, int> library_forms{library_blocking, library_nonblocking, &library_persistent};
-const FormFunctions<int, int> native_forms{native_blocking, native_nonblocking, &native_persistent};
-const FormFunctions<MPI_Count, MPI_Aint> library_large_count_forms{library_blocking_c, library_nonblocking_c,
-                                                                   &library_persistent_c};
-const FormFunctions<MPI_Count, MPI_Aint> native_large_count_forms{native_blocking_c, native_nonblocking_c,
-                                                                  &native_persistent_c};
-#else
-const FormFunctions<int, int> library_forms{library_blocking, library_nonblocking, nullptr};
-const FormFunctions<int, int> native_forms{native_blocking, native_nonblocking, nullptr};
-#endif
 
 // Completion goes through MPI_ or PMPI_ like the call, so native runs never touch the library.
 int wait(Path path, MPI_Request& request) {
@@ -195,11 +117,10 @@ int free_request(Path path, MPI_Request& request) {
 #endif
 
 template <class Count, class Displ>
-int start_twice(Path path, const FormFunctions<Count, Displ>& forms, const Call& call, const void* sendbuf,
-                void* recvbuf, Outcome& outcome) {
+int start_twice(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
 #if MPI_VERSION >= 4
     MPI_Request request = MPI_REQUEST_NULL;
-    if (const int err = call_with(*forms.persistent, call, sendbuf, recvbuf, MPI_INFO_NULL, &request);
+    if (const int err = call_with<Count, Displ>(path, Form::persistent, call, sendbuf, recvbuf, &request);
         err != MPI_SUCCESS)
         return err;
     int err = start(path, request);
@@ -212,48 +133,37 @@ int start_twice(Path path, const FormFunctions<Count, Displ>& forms, const Call&
     const int freed = free_request(path, request);
     return err != MPI_SUCCESS ? err : freed;
 #else
-    (void)path, (void)forms, (void)call, (void)sendbuf, (void)recvbuf, (void)outcome;
+    (void)path, (void)call, (void)sendbuf, (void)recvbuf, (void)outcome;
     return MPI_ERR_OTHER;
 #endif
 }
 
 template <class Count, class Displ>
-int invoke_with(const FormFunctions<Count, Displ>& forms, Path path, const Call& call, const void* sendbuf,
-                void* recvbuf, Outcome& outcome) {
+int invoke_with(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
     switch (call.form) {
-    case Form::blocking: return call_with(forms.blocking, call, sendbuf, recvbuf);
+    case Form::blocking: return call_with<Count, Displ>(path, Form::blocking, call, sendbuf, recvbuf);
     case Form::nonblocking: {
         MPI_Request request = MPI_REQUEST_NULL;
-        const int err = call_with(forms.nonblocking, call, sendbuf, recvbuf, &request);
+        const int err = call_with<Count, Displ>(path, Form::nonblocking, call, sendbuf, recvbuf, &request);
         return err != MPI_SUCCESS ? err : wait(path, request);
     }
-    case Form::persistent: return start_twice(path, forms, call, sendbuf, recvbuf, outcome);
+    case Form::persistent: return start_twice<Count, Displ>(path, call, sendbuf, recvbuf, outcome);
     }
     return MPI_ERR_OTHER;
 }
 
 int invoke(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
-    const bool library = path == Path::library;
 #if MPI_VERSION >= 4
-    if (call.large_count)
-        return invoke_with(library ? library_large_count_forms : native_large_count_forms, path, call, sendbuf,
-                           recvbuf, outcome);
+    if (call.large_count) return invoke_with<MPI_Count, MPI_Aint>(path, call, sendbuf, recvbuf, outcome);
 #endif
-    return invoke_with(library ? library_forms : native_forms, path, call, sendbuf, recvbuf, outcome);
+    return invoke_with<int, int>(path, call, sendbuf, recvbuf, outcome);
 }
 
 // The library's start of call (MPI_Ineighbor_*, or MPI_Neighbor_*_init without the start).
 template <class Count, class Displ>
-int start_with(const FormFunctions<Count, Displ>& forms, const Call& call, const void* sendbuf, void* recvbuf,
-               MPI_Request& request) {
-    switch (call.form) {
-    case Form::nonblocking: return call_with(forms.nonblocking, call, sendbuf, recvbuf, &request);
-    case Form::persistent:
-        if (forms.persistent == nullptr) break;
-        return call_with(*forms.persistent, call, sendbuf, recvbuf, MPI_INFO_NULL, &request);
-    case Form::blocking: break;
-    }
-    return MPI_ERR_OTHER;
+int start_with(const Call& call, const void* sendbuf, void* recvbuf, MPI_Request& request) {
+    if (call.form == Form::blocking) return MPI_ERR_OTHER;
+    return call_with<Count, Displ>(Path::library, call.form, call, sendbuf, recvbuf, &request);
 }
 
 // Runs one way of doing call on fresh copies of its buffers.
@@ -489,26 +399,6 @@ void note_untrusted(const std::vector<Check>& checks, const std::vector<int>& tr
 
 }  // namespace
 
-const char* name_of(Form form) {
-    switch (form) {
-    case Form::blocking: return "blocking";
-    case Form::nonblocking: return "nonblocking";
-    case Form::persistent: return "persistent";
-    }
-    return "?";
-}
-
-const char* name_of(Collective collective) {
-    switch (collective) {
-    case Collective::allgather: return "allgather";
-    case Collective::allgatherv: return "allgatherv";
-    case Collective::alltoall: return "alltoall";
-    case Collective::alltoallv: return "alltoallv";
-    case Collective::alltoallw: return "alltoallw";
-    }
-    return "?";
-}
-
 std::string Shape::describe() const {
     std::string text = (mixed_types ? std::string("mixed types") : types->name) + ", " + std::to_string(units) +
                        (vary ? " units at most" : " units");
@@ -666,9 +556,9 @@ int start_library_call(const Call& call, Outcome& buffers, MPI_Request& request)
     void* recvbuf = buffers.recv_bytes.data();
     const void* sendbuf = call.same_buffer ? recvbuf : buffers.send_bytes.data();
 #if MPI_VERSION >= 4
-    if (call.large_count) return start_with(library_large_count_forms, call, sendbuf, recvbuf, request);
+    if (call.large_count) return start_with<MPI_Count, MPI_Aint>(call, sendbuf, recvbuf, request);
 #endif
-    return start_with(library_forms, call, sendbuf, recvbuf, request);
+    return start_with<int, int>(call, sendbuf, recvbuf, request);
 }
 
 std::string difference_from_native(const Call& call, const Outcome& buffers) {

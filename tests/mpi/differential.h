@@ -4,6 +4,7 @@
 #pragma once
 
 #include "datatypes.h"
+#include "common/neighbor_call.h"
 
 #include <mpi.h>
 #include <nbrcomb/nbrcomb.h>
@@ -16,23 +17,21 @@
 
 namespace nbrcomb::test {
 
-enum class Collective { allgather, allgatherv, alltoall, alltoallv, alltoallw };
-inline constexpr Collective all_collectives[] = {Collective::allgather, Collective::allgatherv, Collective::alltoall,
-                                                 Collective::alltoallv, Collective::alltoallw};
-const char* name_of(Collective collective);
+using calls::all_collectives;
+using calls::Collective;
+using calls::name_of;
 inline bool has_edge_arrays(Collective c) { return c != Collective::allgather && c != Collective::alltoall; }
 
 // library: MPI_Neighbor_*, which the library intercepts. native: PMPI_Neighbor_*.
-enum class Path { library, native };
+using calls::Path;
 
 // How a call is issued: MPI_Neighbor_*; MPI_Ineighbor_* and MPI_Wait; or (MPI-4)
 // MPI_Neighbor_*_init, then MPI_Start and MPI_Wait twice (the receive buffer reset to its
 // sentinels in between, so the second start shows what reuse gives), then MPI_Request_free.
-enum class Form { blocking, nonblocking, persistent };
-const char* name_of(Form form);
+using calls::Form;
 // Whether the MPI has the persistent neighborhood collectives, and the large-count forms.
-constexpr bool has_persistent_collectives = MPI_VERSION >= 4;
-constexpr bool has_large_count_forms = MPI_VERSION >= 4;
+using calls::has_large_count_forms;
+using calls::has_persistent_collectives;
 
 // One side of a call. Per-edge arrays carry one spare entry past the degree so they are never
 // NULL at degree 0 (Open MPI 4.1 rejects NULL there, the standard allows it); the null_*

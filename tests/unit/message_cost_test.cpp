@@ -40,7 +40,7 @@ Estimates estimate(const std::string& topology, int processes) {
 
 }  // namespace
 
-// The two ends of the simulated cluster's results at 256 processes (bench/RESULTS.md): on
+// The two ends of the simulated cluster's results at 256 processes (bench/results/RESULTS.md): on
 // Moore (2,1) a node exchanges with two others only, so two agents relay all of its blocks and
 // aggregation takes twice direct's time while pairs save some; on a random graph of density 0.2
 // every node exchanges with all others and aggregation takes a third of direct's time.

@@ -149,7 +149,7 @@ TEST(Topology, erdos_renyi_density_and_determinism) {
 
 TEST(Topology, matrix_halo_follows_row_blocks) {
     // Tridiagonal 6 x 6 over 3 processes of 2 rows: a chain, both ways.
-    halo_job::CooMatrix tridiagonal{6, 6, {}};
+    nbrcomb::common::CooMatrix tridiagonal{6, 6, {}};
     for (std::int64_t i = 0; i < 6; ++i)
         for (std::int64_t j = std::max<std::int64_t>(0, i - 1); j <= std::min<std::int64_t>(5, i + 1); ++j)
             tridiagonal.entries.push_back({i, j, 1.0});
@@ -160,7 +160,7 @@ TEST(Topology, matrix_halo_follows_row_blocks) {
     EXPECT_EQ(chain[2].sources, (std::vector<int>{1}));
 
     // Rank i receives from j when a row of i reads a column of j: (0, 5) makes 2 -> 0 only.
-    const halo_job::CooMatrix corner{6, 6, {{0, 5, 1.0}, {0, 4, 2.0}, {1, 1, 1.0}}};
+    const nbrcomb::common::CooMatrix corner{6, 6, {{0, 5, 1.0}, {0, 4, 2.0}, {1, 1, 1.0}}};
     const Graphs one_edge = matrix_halo(corner, 3);
     EXPECT_EQ(one_edge[2].destinations, (std::vector<int>{0}));
     EXPECT_EQ(one_edge[0].sources, (std::vector<int>{2}));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates bench/RESULTS.md and the evidence behind it in bench/results/, from runs on this
+# Regenerates bench/results/RESULTS.md and the evidence behind it in bench/results/, from runs on this
 # machine and nothing else:
 #   1. builds nbrcomb, nbrbench and nbrsim into build/ (Open MPI, the default MPI) and nbrcomb and
 #      nbrbench into build-results-mpich/ (MPICH); both are incremental;
@@ -12,18 +12,18 @@
 #      ranks on emulated nodes of 4 and 8: the messages between nodes of node aggregation;
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
 #      1024), every pattern checked;
-#   6. bench/plot.sh: a few PNG figures into bench/results/;
-#   7. bench/results_tables.py: bench/RESULTS.md from the CSVs, the conditions and the commands,
+#   6. bench/results/plot.sh: a few PNG figures into bench/results/;
+#   7. bench/results/results_tables.py: bench/results/RESULTS.md from the CSVs, the conditions and the commands,
 #      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
 #      separate run of about an hour and a half, on one core) and their figures, and those of node
 #      aggregation in bench/smpi/aggregation.csv (run.sh --aggregation, about 50 minutes).
 #
-#   bench/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
+#   bench/results/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then
 #                                          10 of simulations (one core)
-#   QUICK=1 bench/run-results.sh           a short trial of the whole pipeline; it writes into
+#   QUICK=1 bench/results/run-results.sh           a short trial of the whole pipeline; it writes into
 #                                          build/results-quick/ (RESULTS.md there too)
-#   OUT=DIR bench/run-results.sh           CSVs, figures and RESULTS.md into DIR instead
+#   OUT=DIR bench/results/run-results.sh           CSVs, figures and RESULTS.md into DIR instead
 #   BUILD=DIR, MPICH_BUILD=DIR             the build directories (default build/, build-results-mpich/)
 #   NO_MPICH=1                             skip the MPICH part (RESULTS.md says so)
 #
@@ -31,7 +31,7 @@
 # simulated pattern failed its check, or if a run failed; RESULTS.md is still written in the last
 # three cases and says what failed.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 script_start=$(date +%s)
 
@@ -44,7 +44,7 @@ if [[ $quick == 1 ]]; then
 else
   out=${OUT:-bench/results}
   results_md=${OUT:+$out/RESULTS.md}
-  results_md=${results_md:-bench/RESULTS.md}
+  results_md=${results_md:-bench/results/RESULTS.md}
 fi
 logs=$build/results-logs
 work=$(mktemp -d)
@@ -306,8 +306,8 @@ keep() {  # FROM TO
   if [[ -f $1 ]]; then cp "$1" "$out/$2"; figures+=("$2"); else echo "run-results.sh: no figure $1" >&2; fi
 }
 plot() {  # CSV DIR
-  printf '%s\t%s\n' figures "$(quoted bench/plot.sh "$1") DIR" >>"$commands"
-  if ! bench/plot.sh "$1" "$2" >>"$logs/plot.log" 2>&1; then
+  printf '%s\t%s\n' figures "$(quoted bench/results/plot.sh "$1") DIR" >>"$commands"
+  if ! bench/results/plot.sh "$1" "$2" >>"$logs/plot.log" 2>&1; then
     failures+=("plot.sh $1 (see $logs/plot.log)")
   fi
 }
@@ -347,9 +347,9 @@ note failures "${#failures[@]}"
 for f in "${failures[@]}"; do note failure "$f"; done
 mpich_table=()
 if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
-# Kept, so that RESULTS.md can be written again from the same runs (bench/results_tables.py).
+# Kept, so that RESULTS.md can be written again from the same runs (bench/results/results_tables.py).
 cp "$conditions" "$commands" "$logs/"
-python3 bench/results_tables.py --conditions "$conditions" --commands "$commands" \
+python3 bench/results/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   "${aggregation_table[@]}" "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2

@@ -1,10 +1,10 @@
-#include "library_stats.h"
+#include "common/library_stats.h"
 
 #include <dlfcn.h>
 
 #include <algorithm>
 
-namespace halo_job {
+namespace nbrcomb::common {
 namespace {
 
 template <class Function>
@@ -54,4 +54,4 @@ std::optional<ReorderingSummary> reordering_summary(const std::optional<nbrcomb_
     return summary;
 }
 
-} // namespace halo_job
+} // namespace nbrcomb::common

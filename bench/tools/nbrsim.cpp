@@ -2,7 +2,7 @@
 // k-group pattern of paper 002, node aggregation, ...) on simulated processes, for the
 // topologies of the papers' experiments or any other, and what it saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
 // progress on stderr.
-#include "command_line.h"
+#include "common/command_line.h"
 #include "pattern/simulator.h"
 #include "schedule/algorithm_table.h"
 #include "topology/spec.h"

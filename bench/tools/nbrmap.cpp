@@ -2,7 +2,7 @@
 // For every topology, process count and node size: the undirected graph rank 0 builds from the
 // gathered edges, the new ranks, the edge weight between nodes of that many consecutive ranks
 // with the old and the new ranks, and the time each step took. CSV on stdout, progress on stderr.
-#include "command_line.h"
+#include "common/command_line.h"
 #include "mapping/process_graph.h"
 #include "mapping/rank_mapping.h"
 #include "topology/spec.h"

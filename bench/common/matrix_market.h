@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace halo_job {
+namespace nbrcomb::common {
 
 struct MatrixEntry {
     std::int64_t row; // 0-based
@@ -24,4 +24,8 @@ struct CooMatrix {
 // Throws std::runtime_error on an unreadable, malformed or complex-valued file.
 CooMatrix read_matrix_market(const std::string& path);
 
-} // namespace halo_job
+// A matrix argument that names no file is looked up in the repository's matrices (bench/data), with or
+// without its .mtx suffix, so that "SmaGri" works from any directory.
+std::string resolve_matrix_path(const std::string& matrix);
+
+} // namespace nbrcomb::common

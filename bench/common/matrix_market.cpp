@@ -1,12 +1,13 @@
-#include "matrix_market.h"
+#include "common/matrix_market.h"
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
-namespace halo_job {
+namespace nbrcomb::common {
 namespace {
 
 std::string lowercase(std::string text) {
@@ -61,4 +62,12 @@ CooMatrix read_matrix_market(const std::string& path) {
     return matrix;
 }
 
-} // namespace halo_job
+std::string resolve_matrix_path(const std::string& matrix) {
+    namespace fs = std::filesystem;
+    for (const fs::path& candidate : {fs::path(matrix), fs::path(NBRCOMB_MATRICES_DIR) / matrix,
+                                     fs::path(NBRCOMB_MATRICES_DIR) / (matrix + ".mtx")})
+        if (fs::is_regular_file(candidate)) return candidate.string();
+    throw std::invalid_argument("no matrix file '" + matrix + "' (nor in " NBRCOMB_MATRICES_DIR ")");
+}
+
+} // namespace nbrcomb::common

@@ -8,7 +8,7 @@
 
 #include <nbrcomb/nbrcomb.h>
 
-namespace halo_job {
+namespace nbrcomb::common {
 
 struct LibraryStats {
     std::string version;
@@ -35,4 +35,4 @@ struct ReorderingSummary {
 // to reorder comm, which holds on all of its processes or none.
 std::optional<ReorderingSummary> reordering_summary(const std::optional<nbrcomb_stats>& stats, MPI_Comm comm);
 
-} // namespace halo_job
+} // namespace nbrcomb::common
