@@ -13,7 +13,7 @@
 namespace nbrcomb::detail {
 
 // What a message is about, so streams between the same two processes never mix. Each module
-// that talks numbers its own channels from 0 (matching/matching_channels.h, ...); the transport
+// that talks numbers its own channels from 0 (MatchingChannel in matching/friends.h, ...); the transport
 // adds the first channel of the algorithm whose Phase 1 runs (channel_base), which the algorithm
 // table gives out (schedule/algorithm_table.h), so two algorithms' messages never mix either.
 using Channel = int;

@@ -44,7 +44,7 @@ std::size_t AggregationPlan::messages_per_call(const LocalGraph& graph) const {
 
 }  // namespace
 
-PlanTask plan_aggregation(Transport& transport, LocalGraph graph, PlanSettings settings) {
+PlanTask plan_aggregate(Transport& transport, LocalGraph graph, PlanSettings settings) {
     const TransportStats before = transport.stats();
     AggregationPattern pattern = co_await build_aggregation(transport, std::move(graph), settings.node_of);
     const Pattern::Cost cost{.messages = transport.stats().messages - before.messages,

@@ -5,6 +5,6 @@
 
 namespace nbrcomb::detail {
 
-PlanTask plan_aggregation(Transport& transport, LocalGraph graph, PlanSettings settings);
+PlanTask plan_aggregate(Transport& transport, LocalGraph graph, PlanSettings settings);
 
 }  // namespace nbrcomb::detail

@@ -24,10 +24,10 @@ bool spans_nodes(const PlanSettings& settings) {
 }
 
 constexpr Algorithm table[] = {
-    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, 0, false},
+    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, CombiningChannel::count, false},  // its check's
     {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true},
     {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true},
-    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregation, spans_nodes, AggregationChannel::count, false},
+    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false},
 };
 
 }  // namespace
@@ -46,7 +46,10 @@ const Algorithm* find_algorithm(std::string_view name) {
 
 Channel first_channel(const Algorithm& algorithm) {
     Channel first = 0;
-    for (const Algorithm* a = table; a != &algorithm; ++a) first += a->channels;
+    for (const Algorithm& a : table) {
+        if (a.mode == algorithm.mode) return first;
+        first += a.channels;
+    }
     return first;
 }
 

@@ -33,7 +33,7 @@ std::intptr_t handle_bits(MPI_Datatype type) {
 }
 
 // One word at a time: a range insert would cost more than the words.
-void append_side_key(const SideArgs& side, int degree, ScheduleKey& key) {
+void append_side_key(const SideArgs& side, int degree, CallKey& key) {
     key.push_back(static_cast<std::intptr_t>(side.layout));
     if (side.layout == Layout::typed) {
         for (int i = 0; i < degree; ++i) {
@@ -107,7 +107,7 @@ std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space) {
     return blocks;
 }
 
-void append_call_key(const CallArgs& args, int indegree, int outdegree, ScheduleKey& key) {
+void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey& key) {
     key.push_back(static_cast<std::intptr_t>(args.collective));
     append_side_key(args.send, outdegree, key);
     append_side_key(args.recv, indegree, key);

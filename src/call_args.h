@@ -2,7 +2,7 @@
 #pragma once
 
 #include "schedule/schedule.h"
-#include "schedule/schedule_cache.h"
+#include "schedule/call_cache.h"
 
 #include <optional>
 #include <vector>
@@ -48,8 +48,8 @@ struct CallArgs {
     void* recvbuf = nullptr;
     SideArgs send{.layout = Layout::same};
     SideArgs recv{.layout = Layout::same};
-    // The caller's own arguments where they are not these: a large-count form's, for its native
-    // call (interpose_large_count.cpp).
+    // The caller's own arguments, for the MPI's function where the core leaves the call to it
+    // (src/interpose.cpp, src/interpose_large_count.cpp).
     const void* native_args = nullptr;
 };
 
@@ -62,7 +62,7 @@ std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space);
 // with another shape gives another key; one of the same shape may share the schedule, which
 // is then the same, since MPI applies the handle's current layout when the schedule runs.
 // Allocates nothing once key has grown to the size of such calls.
-void append_call_key(const CallArgs& args, int indegree, int outdegree, ScheduleKey& key);
+void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey& key);
 
 // allgather and alltoall: the bytes of every block of the call (all processes' blocks are the
 // same size); nothing for the v and w forms.

@@ -59,7 +59,7 @@ NativeTraffic native_traffic(const std::vector<Block>& send_blocks, const Topolo
 std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& state, const Choice& choice) {
     const Topology& topology = *state.topology;
     const bool combined = choice.route == Route::combined;
-    thread_local ScheduleKey key;
+    thread_local CallKey key;
     key.clear();
     key.push_back(combined ? 1 : 0);
     key.push_back(static_cast<std::intptr_t>(choice.cutoff));
@@ -120,9 +120,10 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
         return raise_error(args.comm, err);
     try {
         if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise_error(args.comm, err);
-        const std::shared_ptr<const PlannedCall> planned = cached_call(args, state, choice);
-        call.schedule = std::shared_ptr<const Schedule>(planned, &planned->schedule);
+        std::shared_ptr<const PlannedCall> planned = cached_call(args, state, choice);
         call.native = planned->native;
+        const Schedule* schedule = &planned->schedule;
+        call.schedule = std::shared_ptr<const Schedule>(std::move(planned), schedule);
     } catch (const std::exception& failure) {
         log(LogLevel::warning, "neighbor_%s: %s; running it natively", collective_name(args.collective),
             failure.what());

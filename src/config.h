@@ -32,7 +32,7 @@ struct Config {
     // Blocks of more bytes go as direct messages even on combined edges (0: no limit); auto mode
     // sets its own limit from its trials, never above this one.
     int combine_limit = 0;
-    bool check = false;  // prove the pattern's invariants at topology creation
+    bool check = false;  // check every plan with a probe call (and its own invariants) after Phase 1
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix
 

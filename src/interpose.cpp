@@ -66,7 +66,7 @@ NBRCOMB_EXPORT int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, 
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
-// A duplicate of a managed communicator shares its pattern; where some process has no edge, it
+// A duplicate of a managed communicator shares its plans; where some process has no edge, it
 // gets its own communicators here, while every process is in the call.
 NBRCOMB_EXPORT int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     const int err = PMPI_Comm_dup(comm, newcomm);

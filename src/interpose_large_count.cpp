@@ -115,10 +115,10 @@ bool narrow(Collective, const AlltoallwC& wide, Narrowed& arrays, CallArgs& args
 }
 
 // A call on a communicator the library manages that goes to the MPI counts as one left to it.
-void count_native_call(MPI_Comm comm) {
+void count_left_to_mpi(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return;
-    nbrcomb::detail::count_native_call(state->stats, state->topology->graph.destinations.size());
+    count_native_call(state->stats, state->topology->graph.destinations.size());
 }
 
 template <class Wide>
@@ -133,7 +133,7 @@ bool int_form(Collective collective, const Wide& wide, Narrowed& arrays, CallArg
     const MPI_Comm comm = std::get<std::tuple_size_v<Wide> - 1>(wide);  // last in every collective
     args = {.collective = collective, .comm = comm};
     const bool narrowed = narrow(collective, wide, arrays, args);
-    if (!narrowed) count_native_call(comm);
+    if (!narrowed) count_left_to_mpi(comm);
     args.native_args = &wide;
     return narrowed;
 }

@@ -1,6 +1,7 @@
 // The counters of nbrcomb_stats: each field is described once in statistics.cpp (whether it sums
-// over communicators, whether a reset keeps it, whether a duplicate starts with it), and every
-// count the library makes goes through here. Adding a statistic: its field in
+// over communicators, whether a reset keeps it, whether a duplicate starts with it), and the
+// counts of every call go through here; Phase 1, Phase 2 and reordering write theirs where they
+// measure them. Adding a statistic: its field in
 // include/nbrcomb/nbrcomb.h, its row in statistics.cpp, the count where it happens, and its line
 // in the report (src/report.cpp) if the report shows it.
 #pragma once

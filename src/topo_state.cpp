@@ -59,7 +59,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     // later collective those processes may never enter.
     copy->awaiting_setup = original.idle_somewhere;
     copy->stats = for_duplicate(original.stats);
-    // A duplicate shares the pattern, or builds its own when its own calls reach NBRCOMB_LAZY;
+    // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
     copy->combining = original.combining;

@@ -7,7 +7,7 @@
 #include "nbrcomb/nbrcomb.h"
 #include "pattern/pattern.h"
 #include "schedule/algorithm_table.h"
-#include "schedule/schedule_cache.h"
+#include "schedule/call_cache.h"
 #include "src/adjacency.h"
 #include "src/auto_tuner.h"
 #include "src/config.h"
@@ -33,7 +33,7 @@ struct OperationPool {
 };
 
 // The graph as MPI_Dist_graph_neighbors returns it (or as topology_neighbors.h makes it of a
-// Cartesian or graph topology) and the pattern built for it; shared by a communicator and its
+// Cartesian or graph topology) and the plans built for it; shared by a communicator and its
 // duplicates.
 struct Topology {
     int size = 0;
@@ -110,8 +110,8 @@ struct TopoState {
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
     // Auto mode: calls left until Phase 1, which runs in the call that brings this to 0 (at
-    // creation when NBRCOMB_LAZY is 0); then whether the pattern combines anywhere, and what the
-    // trials of each call shape found.
+    // creation when NBRCOMB_LAZY is 0); then whether the combined route combines anywhere, and
+    // what the trials of each call shape found.
     int calls_until_pattern = 0;
     bool combining = false;
     std::unique_ptr<AutoTuner> tuner;

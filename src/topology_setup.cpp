@@ -191,7 +191,7 @@ bool plans_hold(TopoState& state, const Topology& topology) {
         for (std::string& problem : probe_deliveries(*candidate.plan, topology.graph, state.private_comm, first_tags))
             problems.push_back(std::string(candidate.algorithm->name) + ": " + problem);
     }
-    for (const std::string& problem : problems) log(LogLevel::warning, "pattern check: %s", problem.c_str());
+    for (const std::string& problem : problems) log(LogLevel::warning, "plan check: %s", problem.c_str());
     int broken = problems.empty() ? 0 : 1;
     allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.agreement_comm());
     return broken == 0;
@@ -224,12 +224,15 @@ void build_plans(TopoState& state, Topology& topology) {
     state.stats.pattern_seconds = PMPI_Wtime() - start;
     state.stats.pattern_messages = transport.stats().messages;
     state.stats.pattern_exchanges = transport.stats().exchanges;
+    Pattern::Cost phase1{};
     for (const Topology::Candidate& candidate : topology.candidates) {
-        state.stats.pattern_hyperedges += candidate.plan->cost().hyperedges;
-        state.stats.pattern_hyperedges_dropped += candidate.plan->cost().hyperedges_dropped;
+        phase1.hyperedges += candidate.plan->cost().hyperedges;
+        phase1.hyperedges_dropped += candidate.plan->cost().hyperedges_dropped;
     }
+    state.stats.pattern_hyperedges = phase1.hyperedges;
+    state.stats.pattern_hyperedges_dropped = phase1.hyperedges_dropped;
     if (config.check && !plans_hold(state, topology)) {
-        log_rank0(LogLevel::warning, "pattern check failed; this communicator uses the direct schedule");
+        log_rank0(LogLevel::warning, "plan check failed; this communicator uses the direct schedule");
         topology.candidates.clear();
         state.stats.mode = NBRCOMB_MODE_DIRECT;
     }
@@ -318,7 +321,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
     if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
     state->stats.requested_mode = state->config.mode;
-    // Auto mode's combining pattern is that of pairs (paper 000).
+    // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
     state->stats.mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
     topology->direct = direct_plan(topology->graph);
     if (renumbering.tried) {

@@ -1,4 +1,4 @@
-// Built schedules kept for calls that repeat with the same arguments (Phase 2 once, not per call).
+// The schedules of recent calls, kept for the calls that repeat their arguments: Phase 2 once.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@ namespace nbrcomb::detail {
 
 // Everything a schedule is built from besides the plan, as words (the caller's encoding of a
 // call's arguments: src/call_args.h).
-using ScheduleKey = std::vector<std::intptr_t>;
+using CallKey = std::vector<std::intptr_t>;
 
 // The most recently used calls of one communicator: their schedules and whatever the caller
 // keeps with them.
@@ -21,7 +21,7 @@ public:
 
     // The call stored under key, now the most recently used, or nullptr. Operations in flight
     // share ownership, so an eviction never pulls a schedule from under them.
-    std::shared_ptr<const Call> find(const ScheduleKey& key) {
+    std::shared_ptr<const Call> find(const CallKey& key) {
         for (auto it = entries_.begin(); it != entries_.end(); ++it)
             if (it->key == key) {
                 entries_.splice(entries_.begin(), entries_, it);
@@ -31,7 +31,7 @@ public:
     }
 
     // Stores call under key, evicting the least recently used.
-    std::shared_ptr<const Call> insert(ScheduleKey key, Call call) {
+    std::shared_ptr<const Call> insert(CallKey key, Call call) {
         if (entries_.size() == capacity) entries_.pop_back();
         entries_.push_front({std::move(key), std::make_shared<const Call>(std::move(call))});
         return entries_.front().call;
@@ -39,7 +39,7 @@ public:
 
 private:
     struct Entry {
-        ScheduleKey key;
+        CallKey key;
         std::shared_ptr<const Call> call;
     };
     std::list<Entry> entries_;  // most recently used first
