@@ -70,6 +70,21 @@ RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& patter
     return tally.costs();
 }
 
+RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of) {
+    Tally tally(graph, node_of);
+    for (std::size_t r = 0; r < pattern.rounds.size(); ++r) {
+        const int round = static_cast<int>(r);
+        for (const GridSend& send : pattern.rounds[r].sends) tally.send(round, send.peer);
+        for (const GridReceive& receive : pattern.rounds[r].receives) {
+            if (receive.slot < 0)
+                tally.receive(round, receive.peer);
+            else
+                tally.receive_probed(round, receive.peer);
+        }
+    }
+    return tally.costs();
+}
+
 double estimated_time(const RoundCosts& busiest, const MessageOverheads& overheads) {
     double time = 0;
     for (std::size_t r = 0; r < RoundCosts::rounds; ++r)

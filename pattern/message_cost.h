@@ -1,7 +1,8 @@
-// An estimate of one call's time from its messages, by which auto mode picks its combining
-// candidate where the processes span nodes: pairs of friends or node aggregation.
+// An estimate of one call's time from its messages, by which auto mode orders its combining
+// candidates: pairs of friends, node aggregation, routing over a process grid.
 #pragma once
 
+#include "pattern/grid_routing.h"
 #include "pattern/node_aggregation.h"
 #include "pattern/pattern.h"
 
@@ -23,15 +24,16 @@ struct MessageOverheads {
 // One process's part of the estimate, per schedule round: its overheads, and 1 where a message
 // of the round crosses nodes. Rounds are those of the schedules (combining: friend packets and
 // direct edges, combined messages; aggregation: packets to agents and edges within the node,
-// messages between nodes, deliveries).
+// messages between nodes, deliveries; a grid: one round per dimension).
 struct RoundCosts {
-    static constexpr int rounds = 3;
+    static constexpr int rounds = 16;
     std::array<double, rounds> overhead{};
     std::array<double, rounds> remote{};
 };
 
 RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of);
 RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of);
+RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of);
 
 // The estimated time of a call from the elementwise maximum of every process's round costs: per
 // round the busiest process's overheads and a wire latency, summed over the rounds used.

@@ -47,9 +47,7 @@ std::size_t AggregationPlan::messages_per_call(const LocalGraph& graph) const {
 PlanTask plan_aggregate(Transport& transport, LocalGraph graph, PlanSettings settings) {
     const TransportStats before = transport.stats();
     AggregationPattern pattern = co_await build_aggregation(transport, std::move(graph), settings.node_of);
-    const Pattern::Cost cost{.messages = transport.stats().messages - before.messages,
-                             .bytes = transport.stats().bytes - before.bytes};
-    co_return std::make_shared<const AggregationPlan>(std::move(pattern), cost);
+    co_return std::make_shared<const AggregationPlan>(std::move(pattern), phase1_traffic(transport, before));
 }
 
 }  // namespace nbrcomb::detail

@@ -10,6 +10,7 @@
 #include "nbrcomb/nbrcomb.h"
 #include "pattern/message_cost.h"
 #include "pattern/pattern.h"
+#include "pattern/process_grid.h"
 #include "schedule/call_blocks.h"
 #include "schedule/schedule.h"
 
@@ -29,6 +30,8 @@ struct PlanSettings {
     std::shared_ptr<const std::vector<int>> domains{};
     // (*node_of)[r]: the node of rank r, -1 for a process that takes part in no call.
     std::shared_ptr<const std::vector<int>> node_of{};
+    // The process grids the multi-hop algorithms route over (the processes choose them together).
+    GridChoices grids{};
 };
 
 // One process's plan: plain data computed once per topology, shared by a communicator and its
@@ -54,6 +57,11 @@ public:
 
 using PlanTask = Task<std::shared_ptr<const Plan>>;
 
+// What a Phase 1 that began when the transport's statistics were before sent.
+inline Pattern::Cost phase1_traffic(const Transport& transport, const TransportStats& before) {
+    return {.messages = transport.stats().messages - before.messages, .bytes = transport.stats().bytes - before.bytes};
+}
+
 // A row of the algorithm table.
 struct Algorithm {
     nbrcomb_mode mode;  // NBRCOMB_MODE (and nbrcomb_mode for MPI_Info) names it
@@ -64,6 +72,7 @@ struct Algorithm {
     bool (*auto_candidate)(const PlanSettings& settings);
     Channel channels;   // Phase 1 channels it talks on, its check's included
     bool uses_domains;  // its plan asks PlanSettings::domains
+    bool uses_grids;    // its plan or auto_candidate asks PlanSettings::grids
 };
 
 }  // namespace nbrcomb::detail

@@ -1,9 +1,11 @@
 #include "schedule/algorithm_table.h"
 
+#include "pattern/grid_routing.h"
 #include "pattern/node_aggregation.h"
 #include "pattern/pattern_builder.h"
 #include "schedule/aggregation_plan.h"
 #include "schedule/combining_plan.h"
+#include "schedule/grid_plan.h"
 
 #include <algorithm>
 #include <functional>
@@ -14,6 +16,8 @@ namespace {
 
 bool never(const PlanSettings&) { return false; }
 bool always(const PlanSettings&) { return true; }
+bool stencil_pays(const PlanSettings& settings) { return settings.grids.stencil_pays; }
+bool cube_pays(const PlanSettings& settings) { return settings.grids.cube_pays; }
 
 // Whether the processes that take part in calls run on more than one node.
 bool spans_nodes(const PlanSettings& settings) {
@@ -24,10 +28,12 @@ bool spans_nodes(const PlanSettings& settings) {
 }
 
 constexpr Algorithm table[] = {
-    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, CombiningChannel::count, false},  // its check's
-    {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true},
-    {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true},
-    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false},
+    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, CombiningChannel::count, false, false},  // its check's
+    {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true, false},
+    {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true, false},
+    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false, false},
+    {NBRCOMB_MODE_DIMWISE, "dimwise", plan_dimensionwise, stencil_pays, GridChannel::count, false, true},
+    {NBRCOMB_MODE_FORWARD, "forward", plan_store_and_forward, cube_pays, GridChannel::count, false, true},
 };
 
 }  // namespace

@@ -168,6 +168,21 @@ void order_by_estimate(const TopoState& state, Topology& topology) {
               estimates.c_str());
 }
 
+// The process grids of the multi-hop algorithms, which every process chooses alike from the
+// maximum of their surveys. Collective.
+GridChoices agree_on_grids(const TopoState& state, const Topology& topology) {
+    const GridSurvey survey(topology.node_of);
+    std::vector<int> maximum = survey.of(topology.graph);
+    allreduce_progressing(maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX, state.agreement_comm());
+    return survey.choose(maximum);
+}
+
+// Whether the mode's algorithm, or in auto mode any candidate, needs the process grids.
+bool needs_grids(nbrcomb_mode mode) {
+    if (mode != NBRCOMB_MODE_AUTO) return find_algorithm(mode)->uses_grids;
+    return std::ranges::any_of(algorithms(), &Algorithm::uses_grids);
+}
+
 // The algorithms Phase 1 plans: the mode's, or in auto mode the table's candidates here.
 std::vector<const Algorithm*> planned_algorithms(nbrcomb_mode mode, const PlanSettings& settings) {
     if (mode != NBRCOMB_MODE_AUTO) return {find_algorithm(mode)};
@@ -207,6 +222,7 @@ void build_plans(TopoState& state, Topology& topology) {
                           .k = config.k,
                           .max_hyperedges = config.max_hyperedges,
                           .node_of = topology.node_of};
+    if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
     const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings);
     if (std::ranges::any_of(planned, &Algorithm::uses_domains)) {
         const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);

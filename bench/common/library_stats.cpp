@@ -32,6 +32,8 @@ const char* mode_name(nbrcomb_mode mode) {
     case NBRCOMB_MODE_GROUPS: return "groups";
     case NBRCOMB_MODE_AUTO: return "auto";
     case NBRCOMB_MODE_AGGREGATE: return "aggregate";
+    case NBRCOMB_MODE_DIMWISE: return "dimwise";
+    case NBRCOMB_MODE_FORWARD: return "forward";
     }
     return "unknown";
 }

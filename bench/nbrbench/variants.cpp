@@ -3,6 +3,7 @@
 #include <charconv>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 namespace nbrcomb::bench {
 
@@ -44,10 +45,15 @@ Variant parse_variant(const std::string& text) {
     }
     // Only the library reorders, and only for a communicator it manages.
     if (rest == "native" && !variant.aware && !variant.reorder) return variant;
-    if ((rest == "direct" || rest == "aggregate") && !variant.aware) {
-        variant.mode = rest == "direct" ? NBRCOMB_MODE_DIRECT : NBRCOMB_MODE_AGGREGATE;
-        return variant;
-    }
+    const std::pair<std::string_view, nbrcomb_mode> unaware[] = {{"direct", NBRCOMB_MODE_DIRECT},
+                                                                  {"aggregate", NBRCOMB_MODE_AGGREGATE},
+                                                                  {"dimwise", NBRCOMB_MODE_DIMWISE},
+                                                                  {"forward", NBRCOMB_MODE_FORWARD}};
+    for (const auto& [name, mode] : unaware)
+        if (rest == name && !variant.aware) {
+            variant.mode = mode;
+            return variant;
+        }
     if (rest == "pairs" || rest == "auto") {
         variant.mode = rest == "pairs" ? NBRCOMB_MODE_PAIRS : NBRCOMB_MODE_AUTO;
         return variant;
@@ -72,6 +78,8 @@ MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) 
         break;
     case NBRCOMB_MODE_AUTO: set(info, "nbrcomb_mode", "auto"); break;
     case NBRCOMB_MODE_AGGREGATE: set(info, "nbrcomb_mode", "aggregate"); break;
+    case NBRCOMB_MODE_DIMWISE: set(info, "nbrcomb_mode", "dimwise"); break;
+    case NBRCOMB_MODE_FORWARD: set(info, "nbrcomb_mode", "forward"); break;
     }
     set(info, "nbrcomb_reorder", variant.reorder ? "on" : "off");
     if (variant.uses_nodes()) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));

@@ -3,6 +3,7 @@
 // topologies of the papers' experiments or any other, and what it saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
 // progress on stderr.
 #include "common/command_line.h"
+#include "pattern/simulated_phase1.h"
 #include "pattern/simulator.h"
 #include "schedule/algorithm_table.h"
 #include "topology/spec.h"
@@ -30,9 +31,12 @@ constexpr const char* usage =
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
     "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
     "  --mode ALGORITHM  one of the library's: direct, pairs, groups (of k friends, paper 002),\n"
-    "                    aggregate (over the nodes of --node-size); only groups reads --k\n"
+    "                    aggregate (over the nodes of --node-size), dimwise (dimension-wise\n"
+    "                    over a stencil's grid), forward (store-and-forward over a virtual grid);\n"
+    "                    only groups reads --k\n"
     "  --node-size N     nodes of N consecutive ranks: pairs and groups find friends only within\n"
-    "                    them (topology-aware), aggregate aggregates over them\n"
+    "                    them (topology-aware), aggregate aggregates over them, the grids' shapes\n"
+    "                    weigh messages within them as cheaper\n"
     "  --check           also check every pattern's invariants; exit 1 on any problem\n"
     "Columns: native and combined messages one process sends per collective call (average and\n"
     "maximum over processes), ratio_avg = sum of combined / sum of native, Alg. 1 iterations and\n"
@@ -197,6 +201,8 @@ int main(int argc, char** argv) {
                 auto nodes = std::make_shared<std::vector<int>>(static_cast<std::size_t>(processes));
                 for (int r = 0; r < processes; ++r)
                     (*nodes)[static_cast<std::size_t>(r)] = options.node_size > 0 ? r / options.node_size : r;
+                const GridChoices grids =
+                    options.algorithm->uses_grids ? simulate_grid_choice(graphs, nodes) : GridChoices{};
                 for (const int theta : options.thetas)
                     for (const int k : options.ks)
                         if (!run(spec, processes, graphs, options,
@@ -204,7 +210,8 @@ int main(int argc, char** argv) {
                                   .k = k,
                                   .max_hyperedges = options.max_hyperedges,
                                   .domains = options.node_size > 0 ? nodes : nullptr,
-                                  .node_of = nodes}))
+                                  .node_of = nodes,
+                                  .grids = grids}))
                             return 1;
             }
     } catch (const std::exception& error) {

@@ -26,7 +26,9 @@ typedef enum nbrcomb_mode {
     NBRCOMB_MODE_PAIRS,   /* message combining with pairs of friends */
     NBRCOMB_MODE_GROUPS,  /* message combining with groups of k friends */
     NBRCOMB_MODE_AUTO,    /* the library chooses, per call shape, between native MPI and combining */
-    NBRCOMB_MODE_AGGREGATE /* node-aware aggregation: one message per pair of nodes and direction */
+    NBRCOMB_MODE_AGGREGATE, /* node-aware aggregation: one message per pair of nodes and direction */
+    NBRCOMB_MODE_DIMWISE,   /* dimension-wise combining on the grid of a stencil's ranks */
+    NBRCOMB_MODE_FORWARD    /* store-and-forward over a virtual grid of the processes */
 } nbrcomb_mode;
 
 /* Counters of one process on one communicator, since its creation or the last reset. */

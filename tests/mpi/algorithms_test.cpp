@@ -23,17 +23,20 @@ LocalGraph local_graph(const Digraph& graph, int rank) {
     return {rank, graph.in[r], graph.out[r]};
 }
 
-// Nodes of two consecutive ranks.
-PlanSettings settings_for(int size) {
+// Nodes of two consecutive ranks, and the process grids the processes choose for graph.
+PlanSettings settings_for(const LocalGraph& graph, int size) {
     auto nodes = std::make_shared<std::vector<int>>();
     for (int r = 0; r < size; ++r) nodes->push_back(r / 2);
-    return {.theta = 1, .k = 3, .node_of = std::move(nodes)};
+    const GridSurvey survey(nodes);
+    std::vector<int> maximum = survey.of(graph);
+    MPI_Allreduce(MPI_IN_PLACE, maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return {.theta = 1, .k = 3, .node_of = std::move(nodes), .grids = survey.choose(maximum)};
 }
 
 std::shared_ptr<const Plan> plan_over_mpi(const Algorithm& algorithm, const LocalGraph& graph, int tag) {
     MpiTransport transport(MPI_COMM_WORLD, tag);
     transport.set_channel_base(first_channel(algorithm));
-    PlanTask task = algorithm.plan(transport, graph, settings_for(transport.size()));
+    PlanTask task = algorithm.plan(transport, graph, settings_for(graph, transport.size()));
     task.start();
     return task.take();
 }
@@ -47,7 +50,8 @@ bool problems_anywhere(const std::vector<std::string>& problems) {
 
 std::vector<Digraph> graphs(int size) {
     return {nbrcomb::test::random_digraph(size, 7), nbrcomb::test::complete_digraph(size),
-            nbrcomb::test::periodic_stencil(size, 2, nbrcomb::test::Stencil::moore, 1)};
+            nbrcomb::test::periodic_stencil(size, 2, nbrcomb::test::Stencil::moore, 1),
+            nbrcomb::test::periodic_stencil(size, 3, nbrcomb::test::Stencil::moore, 1)};
 }
 
 constexpr int phase1_tag = 1000, probe_tags[2] = {2000, 2010};

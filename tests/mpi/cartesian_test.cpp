@@ -6,7 +6,7 @@
 // constructors take no hints, so the environment sets the mode: CTest runs this once with
 // NBRCOMB_MODE=pairs and NBRCOMB_THETA=1 (the library's schedules on every call), once in
 // auto mode with NBRCOMB_LAZY=1 (Phase 1 in the first call, then trials and decisions), and once
-// with NBRCOMB_MODE=aggregate on nodes of 2.
+// with NBRCOMB_MODE=aggregate on nodes of 2, once with NBRCOMB_MODE=dimwise.
 #include "all_ranks.h"
 #include "collective_shapes.h"
 #include "datatypes.h"

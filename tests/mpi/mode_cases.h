@@ -23,6 +23,8 @@ inline const std::vector<ModeCase> forced_modes{
     {"pairs", pairs_hints},
     {"groups", {{"nbrcomb_mode", "groups"}, {"nbrcomb_theta", "1"}, {"nbrcomb_k", "3"}}},
     {"aggregate", {{"nbrcomb_mode", "aggregate"}, {"nbrcomb_node_size", "2"}}},
+    {"dimwise", {{"nbrcomb_mode", "dimwise"}}},
+    {"forward", {{"nbrcomb_mode", "forward"}, {"nbrcomb_node_size", "2"}}},
 };
 
 // Auto mode (named: the tests' communicators default to pairs) with the default settings, which

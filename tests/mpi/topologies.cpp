@@ -2,6 +2,7 @@
 
 #include "all_ranks.h"
 #include "mix.h"
+#include "topology/spec.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -90,6 +91,12 @@ Digraph matrix_digraph(const std::string& file, int size) {
     const std::string path = std::string(NBRCOMB_MATRIX_DIR) + "/" + file;
     if (!std::filesystem::exists(path)) throw std::runtime_error("no matrix " + path);
     return digraph_of(nbrcomb::topology::matrix_halo(path, size));
+}
+
+Digraph named_digraph(const std::string& topology, int size) {
+    if (topology.starts_with("random:")) return random_digraph(size, std::stoull(topology.substr(7)));
+    if (topology.starts_with("matrix:")) return matrix_digraph(topology.substr(7), size);
+    return digraph_of(nbrcomb::topology::generate(nbrcomb::topology::parse_topology(topology), size));
 }
 
 Digraph digraph_of(const nbrcomb::topology::Graphs& graphs) {

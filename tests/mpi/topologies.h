@@ -42,6 +42,10 @@ Digraph matrix_digraph(const std::string& file, int size);
 // The same graph as the benchmark's generators build it (bench/topology).
 Digraph digraph_of(const nbrcomb::topology::Graphs& graphs);
 
+// A graph by name: as nbrsim names it (bench/topology/spec.h), but "random:S" for random_digraph
+// with seed S and "matrix:F" for matrix_digraph of F.
+Digraph named_digraph(const std::string& topology, int size);
+
 // Clusters of ranks that exchange much, scattered so that consecutive ranks lie in different
 // clusters: rank r is in cluster r % (size / cluster_size), so clusters have cluster_size ranks
 // when that divides size. Every rank sends three edges to every other member of its cluster and
