@@ -2,7 +2,7 @@
 # Latency of the library's variants at scale: nbrbench with libnbrcomb on 256 and 1024 simulated
 # processes of a cluster of 16-core nodes calibrated on TACC Stampede (SimGrid SMPI; platform,
 # calibration and limits in bench/smpi/README.md).
-#   bench/smpi/run.sh [--quick | --aggregation]
+#   bench/smpi/run.sh [--quick | --aggregation | --multihop]
 # Builds build-smpi/ (the library, nbrbench and the platform against SMPI), then prints CSV:
 #   topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,
 #   pattern_seconds,valid
@@ -14,17 +14,20 @@
 # neighborhood collectives of its own); median_us is simulated time, the median of the timed
 # calls (the slowest process counts); message_ratio is messages per call over direct's;
 # pattern_seconds is Phase 1 on the slowest process (simulated); valid is 1 where the data
-# received are what MPI prescribes. --quick: 256 processes of Moore (2,2), 4 B allgather, a few
+# received are what MPI prescribes. --multihop: routing over a process grid (dimwise, forward)
+# against direct, pairs and aggregation, allgather and alltoall, and auto after its trial
+# (multihop.csv). --quick: 256 processes of Moore (2,2), 4 B allgather, a few
 # minutes; the full run about an hour and a half. Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-quick=0 aggregation=0
+quick=0 aggregation=0 multihop=0
 case ${1:-} in
   --quick) quick=1 ;;
   --aggregation) aggregation=1 ;;
+  --multihop) multihop=1 ;;
   "") ;;
-  *) sed -n '2,19p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,21p' "$0" >&2; exit 2 ;;
 esac
 
 cmake -S . -B build-smpi -C bench/smpi/smpi-cache.cmake >&2
@@ -93,6 +96,19 @@ if [[ $aggregation -eq 1 ]]; then
   measure 1024 moore:2:1,moore:3:1 allgather blocking 4 aggregate --internode
   # Auto mode, which picks pairs or aggregation per communicator (README, "Node aggregation").
   simulate 256 moore:2:1,moore:2:2,er:0.2 allgather blocking 4 auto "$auto_warmup" --without-direct --internode
+  exit
+fi
+
+# The targets of multi-hop routing: Moore grids at 1024 processes, random graphs at 256, 4 B and
+# 1 KiB blocks, every algorithm side by side in one simulation per topology, then auto.
+if [[ $multihop -eq 1 ]]; then
+  variants=aggregate,dimwise,forward
+  measure 1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 $variants
+  measure 256 er:0.05,er:0.2 allgather,alltoall blocking 4 $variants,pairs
+  measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 $variants,pairs
+  measure 1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 auto
+  measure 256 er:0.05,er:0.2 allgather,alltoall blocking 4 auto
+  measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 auto
   exit
 fi
 
