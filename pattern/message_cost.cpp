@@ -1,6 +1,6 @@
 #include "pattern/message_cost.h"
 
-#include <set>
+#include <map>
 
 namespace nbrcomb::detail {
 
@@ -12,19 +12,25 @@ public:
     Tally(const LocalGraph& graph, const std::vector<int>& node_of)
         : node_of_(node_of), node_(node_of[static_cast<std::size_t>(graph.rank)]) {}
 
-    void send(int round, int peer) { add(round, peer, overheads_.send_local, overheads_.send_remote); }
-    void receive(int round, int peer) { add(round, peer, overheads_.receive_local, overheads_.receive_remote); }
-    void receive_probed(int round, int peer) {
-        receive(round, peer);
+    // A message of blocks blocks.
+    void send(int round, int peer, std::size_t blocks = 1) {
+        add(round, peer, blocks, overheads_.send_local, overheads_.send_remote);
+    }
+    void receive(int round, int peer, std::size_t blocks = 1) {
+        add(round, peer, blocks, overheads_.receive_local, overheads_.receive_remote);
+    }
+    void receive_probed(int round, int peer, std::size_t blocks) {
+        receive(round, peer, blocks);
         costs_.overhead[static_cast<std::size_t>(round)] += overheads_.probe;
     }
     const RoundCosts& costs() const { return costs_; }
 
 private:
-    void add(int round, int peer, double local, double remote) {
+    void add(int round, int peer, std::size_t blocks, double local, double remote) {
         const auto r = static_cast<std::size_t>(round);
         const bool crosses = node_of_[static_cast<std::size_t>(peer)] != node_;
         costs_.overhead[r] += crosses ? remote : local;
+        (crosses ? costs_.remote_blocks : costs_.local_blocks)[r] += static_cast<double>(blocks);
         if (crosses) costs_.remote[r] = 1;
     }
 
@@ -34,62 +40,85 @@ private:
     RoundCosts costs_;
 };
 
+// The distinct sources of edges sorted by source: the blocks an allgather message holds.
+template <class Edge>
+std::size_t sources(const std::vector<Edge>& edges) {
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < edges.size(); ++k) count += k == 0 || edges[k].source != edges[k - 1].source ? 1 : 0;
+    return count;
+}
+
 }  // namespace
 
-RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of) {
+RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block) {
     Tally tally(graph, node_of);
     for (const int edge : pattern.direct)
         if (const int peer = graph.destinations[static_cast<std::size_t>(edge)]; peer != graph.rank) tally.send(0, peer);
-    for (const IncomingMessage& message : pattern.incoming) tally.receive(message.in_edges.size() == 1 ? 0 : 1, message.from);
+    for (const IncomingMessage& message : pattern.incoming)
+        tally.receive(message.in_edges.size() == 1 ? 0 : 1, message.from, message.in_edges.size());
     for (const GroupStep& step : pattern.steps) {
         for (std::size_t i = 0; i < step.members.size(); ++i) {
-            if (step.sends_packet(i)) tally.send(0, step.members[i]);
-            if (step.receives_packet(i)) tally.receive_probed(0, step.members[i]);
+            if (step.sends_packet(i))
+                tally.send(0, step.members[i], same_send_block ? 1 : step.parts[i].size() + (step.to_member[i] >= 0));
+            if (step.receives_packet(i))
+                tally.receive_probed(0, step.members[i], step.onloaded().size() + (step.from_member[i] >= 0));
         }
-        for (const int edge : step.onloaded()) tally.send(1, graph.destinations[static_cast<std::size_t>(edge)]);
+        for (const int edge : step.onloaded())
+            tally.send(1, graph.destinations[static_cast<std::size_t>(edge)], step.members.size());
     }
     return tally.costs();
 }
 
-RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of) {
+RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block) {
     Tally tally(graph, node_of);
     for (const int edge : pattern.local_out)
         if (const int peer = graph.destinations[static_cast<std::size_t>(edge)]; peer != graph.rank) tally.send(0, peer);
     for (const int edge : pattern.local_in) tally.receive(0, graph.sources[static_cast<std::size_t>(edge)]);
-    for (const Handoff& handoff : pattern.handoffs) tally.send(0, handoff.agent);
-    for (const HandoffIn& handoff : pattern.handoffs_in) tally.receive_probed(0, handoff.source);
-    for (const Outbound& outbound : pattern.outbound) tally.send(1, outbound.peer);
-    std::set<int> delivered_to;
+    for (const Handoff& handoff : pattern.handoffs)
+        tally.send(0, handoff.agent, same_send_block ? 1 : handoff.out_edges.size());
+    for (const HandoffIn& handoff : pattern.handoffs_in)
+        tally.receive_probed(0, handoff.source, static_cast<std::size_t>(handoff.edges));
+    for (const Outbound& outbound : pattern.outbound)
+        tally.send(1, outbound.peer, same_send_block ? sources(outbound.edges) : outbound.edges.size());
+    std::map<int, std::size_t> delivered_to;  // blocks by destination
     for (const Inbound& inbound : pattern.inbound) {
-        tally.receive_probed(1, inbound.peer);
+        tally.receive_probed(1, inbound.peer, same_send_block ? sources(inbound.edges) : inbound.edges.size());
         for (const InboundEdge& edge : inbound.edges)
-            if (edge.destination != graph.rank) delivered_to.insert(edge.destination);
+            if (edge.destination != graph.rank) ++delivered_to[edge.destination];
     }
-    for (const int destination : delivered_to) tally.send(2, destination);
-    for (const IncomingMessage& message : pattern.delivered) tally.receive(2, message.from);
+    for (const auto& [destination, blocks] : delivered_to) tally.send(2, destination, blocks);
+    for (const IncomingMessage& message : pattern.delivered) tally.receive(2, message.from, message.in_edges.size());
     return tally.costs();
 }
 
-RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of) {
+RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block) {
     Tally tally(graph, node_of);
     for (std::size_t r = 0; r < pattern.rounds.size(); ++r) {
         const int round = static_cast<int>(r);
-        for (const GridSend& send : pattern.rounds[r].sends) tally.send(round, send.peer);
+        for (const GridSend& send : pattern.rounds[r].sends)
+            tally.send(round, send.peer, send.sized && same_send_block ? sources(send.edges) : send.edges.size());
         for (const GridReceive& receive : pattern.rounds[r].receives) {
             if (receive.slot < 0)
-                tally.receive(round, receive.peer);
+                tally.receive(round, receive.peer, receive.edges.size());
             else
-                tally.receive_probed(round, receive.peer);
+                tally.receive_probed(round, receive.peer,
+                                     same_send_block ? sources(receive.edges) : receive.edges.size());
         }
     }
     return tally.costs();
 }
 
-double estimated_time(const RoundCosts& busiest, const MessageOverheads& overheads) {
+double estimated_time(const RoundCosts& busiest, std::size_t block_bytes, const MessageOverheads& overheads) {
+    const auto bytes = static_cast<double>(block_bytes);
     double time = 0;
     for (std::size_t r = 0; r < RoundCosts::rounds; ++r)
         if (busiest.overhead[r] > 0)
-            time += busiest.overhead[r] + (busiest.remote[r] > 0 ? overheads.wire_remote : overheads.wire_local);
+            time += busiest.overhead[r] + (busiest.remote[r] > 0 ? overheads.wire_remote : overheads.wire_local) +
+                    bytes * (busiest.local_blocks[r] * overheads.byte_local +
+                             busiest.remote_blocks[r] * overheads.byte_remote);
     return time;
 }
 

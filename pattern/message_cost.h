@@ -13,30 +13,42 @@ namespace nbrcomb::detail {
 
 // LogGP-style: every message costs the sender and the receiver a software overhead, more between
 // nodes than within one; a message whose size the receiver cannot know costs it a probe too; each
-// round then takes one wire latency. Microseconds for small messages, from the calibrated
-// Stampede model of bench/smpi/README.md (SimGrid's platform-calibration data).
+// round then takes one wire latency; and every byte a process sends or receives costs it time,
+// more between nodes, where a node's processes share one network link. Microseconds for small
+// messages, from the calibrated Stampede model of bench/smpi/README.md (SimGrid's
+// platform-calibration data); the per-byte costs are fitted in bench/results/RESULTS.md.
 struct MessageOverheads {
     double send_local = 0.21, receive_local = 0.04, wire_local = 0.04;
     double send_remote = 0.47, receive_remote = 0.35, wire_remote = 0.35;
     double probe = 0.24;
+    double byte_local = 0.0004, byte_remote = 0.0015;
 };
 
-// One process's part of the estimate, per schedule round: its overheads, and 1 where a message
-// of the round crosses nodes. Rounds are those of the schedules (combining: friend packets and
-// direct edges, combined messages; aggregation: packets to agents and edges within the node,
-// messages between nodes, deliveries; a grid: one round per dimension).
+// One process's part of the estimate, per schedule round: its overheads, 1 where a message of
+// the round crosses nodes, and the blocks it sends and receives within its node and between
+// nodes. Rounds are those of the schedules (combining: friend packets and direct edges, combined
+// messages; aggregation: packets to agents and edges within the node, messages between nodes,
+// deliveries; a grid: one round per dimension).
 struct RoundCosts {
     static constexpr int rounds = 16;
     std::array<double, rounds> overhead{};
     std::array<double, rounds> remote{};
+    std::array<double, rounds> local_blocks{};
+    std::array<double, rounds> remote_blocks{};
 };
 
-RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of);
-RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of);
-RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of);
+// same_send_block: the blocks of a call are allgather's, one per process, which a message that
+// carries several of one source's edges holds once.
+RoundCosts round_costs(const LocalGraph& graph, const Pattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block);
+RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block);
+RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of,
+                       bool same_send_block);
 
-// The estimated time of a call from the elementwise maximum of every process's round costs: per
-// round the busiest process's overheads and a wire latency, summed over the rounds used.
-double estimated_time(const RoundCosts& busiest, const MessageOverheads& overheads = {});
+// The estimated time of a call of blocks of block_bytes from the elementwise maximum of every
+// process's round costs: per round the busiest process's overheads, its blocks' bytes and a wire
+// latency, summed over the rounds used.
+double estimated_time(const RoundCosts& busiest, std::size_t block_bytes = 0, const MessageOverheads& overheads = {});
 
 }  // namespace nbrcomb::detail

@@ -17,8 +17,9 @@ public:
     Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const override {
         return build_aggregated_schedule(graph, pattern_, call);
     }
-    RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of) const override {
-        return detail::round_costs(graph, pattern_, node_of);
+    RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
+                           bool same_send_block) const override {
+        return detail::round_costs(graph, pattern_, node_of, same_send_block);
     }
     std::size_t messages_per_call(const LocalGraph& graph) const override;
     bool combines() const override { return true; }

@@ -42,8 +42,10 @@ public:
 
     // Phase 2: what this process does in one call of these blocks.
     virtual Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const = 0;
-    // This process's part of a call's estimated time (pattern/message_cost.h).
-    virtual RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of) const = 0;
+    // This process's part of a call's estimated time (pattern/message_cost.h), for allgather's
+    // blocks (same_send_block) or alltoall's.
+    virtual RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
+                                   bool same_send_block) const = 0;
     // Messages this process sends per call, self-loops left out.
     virtual std::size_t messages_per_call(const LocalGraph& graph) const = 0;
     // Whether this process sends anything but one message per edge.

@@ -3,9 +3,11 @@
 #include "schedule/local_copy.h"
 #include "schedule/probed_receive.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <utility>
 
 namespace nbrcomb::detail {
@@ -13,16 +15,29 @@ namespace nbrcomb::detail {
 namespace {
 
 // The header of a sized message holds each piece's byte size in 32 bits: a message goes with an
-// int count of bytes, so no piece is larger.
+// int count of bytes, so no piece is larger. Where every piece has one size (allgather and
+// alltoall blocks, as a rule), the header is that size after a mark no size can be, whatever the
+// number of pieces: small blocks would otherwise travel with as many header bytes as data.
 using PieceSize = std::uint32_t;
+constexpr PieceSize same_size_mark = 0xFFFFFFFF;
+
+PieceSize header_word(const ByteBuffer& slot, std::size_t k) {
+    PieceSize word = 0;
+    std::memcpy(&word, slot.data() + k * sizeof word, sizeof word);
+    return word;
+}
 
 // Where piece part of a sized message of parts pieces starts, after the header, and its size.
 std::pair<std::size_t, std::size_t> part_of(const ByteBuffer& slot, int part, int parts) {
+    if (parts > 0 && header_word(slot, 0) == same_size_mark) {
+        const std::size_t size = header_word(slot, 1);
+        return {2 * sizeof(PieceSize) + static_cast<std::size_t>(part) * size, size};
+    }
     std::size_t start = static_cast<std::size_t>(parts) * sizeof(PieceSize);
     PieceSize size = 0;
     for (int k = 0; k <= part; ++k) {
         start += size;
-        std::memcpy(&size, slot.data() + static_cast<std::size_t>(k) * sizeof size, sizeof size);
+        size = header_word(slot, static_cast<std::size_t>(k));
     }
     return {start, size};
 }
@@ -210,12 +225,14 @@ int Execution::post(const CopyOp& op) {
 int Execution::post(const RelayOp& op) {
     Bytes& message = next_outgoing();
     if (op.sized) {
-        message.resize(op.pieces.size() * sizeof(PieceSize));
-        for (std::size_t k = 0; k < op.pieces.size(); ++k) {
-            const auto size =
-                static_cast<PieceSize>(std::visit([this](const auto& piece) { return size_of(piece); }, op.pieces[k]));
-            std::memcpy(message.data() + k * sizeof size, &size, sizeof size);
-        }
+        std::vector<PieceSize>& sizes = piece_sizes_;  // kept, so that no call allocates
+        sizes.clear();
+        for (const Piece& piece : op.pieces)
+            sizes.push_back(static_cast<PieceSize>(std::visit([this](const auto& p) { return size_of(p); }, piece)));
+        if (sizes.size() > 2 && std::ranges::adjacent_find(sizes, std::not_equal_to<>()) == sizes.end())
+            sizes = {same_size_mark, sizes.front()};
+        message.resize(sizes.size() * sizeof(PieceSize));
+        std::memcpy(message.data(), sizes.data(), message.size());
     }
     for (const Piece& piece : op.pieces) {
         if (const auto* block = std::get_if<Block>(&piece)) {

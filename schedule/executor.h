@@ -5,6 +5,7 @@
 #include "schedule/byte_buffer.h"
 #include "schedule/schedule.h"
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <vector>
@@ -116,6 +117,7 @@ private:
     std::vector<Bytes> slots_;     // friend messages received
     std::vector<Bytes> outgoing_;  // messages built this round (their bytes stay put when the vector grows)
     std::size_t outgoing_used_ = 0;
+    std::vector<std::uint32_t> piece_sizes_;  // the header of the sized message being built
     std::vector<const ProbeRecvOp*> unprobed_;  // this round's friend messages not yet matched
     std::vector<MPI_Request> requests_;  // this round's; its first persistent_posted_ are persistent
     std::vector<MPI_Status> statuses_;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 #include <span>
 #include <string>
 
@@ -130,42 +131,59 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
 // The elementwise maximum over the communicator's processes of each plan's round costs.
 // Collective.
 std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, MPI_Comm comm) {
+    using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
+    const Field fields[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
+                            &RoundCosts::remote_blocks};
     std::vector<double> values;
-    for (const RoundCosts& costs : mine) {
-        values.insert(values.end(), costs.overhead.begin(), costs.overhead.end());
-        values.insert(values.end(), costs.remote.begin(), costs.remote.end());
-    }
+    for (const RoundCosts& costs : mine)
+        for (const auto field : fields) values.insert(values.end(), (costs.*field).begin(), (costs.*field).end());
     allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
     std::vector<RoundCosts> busiest(mine.size());
     auto value = values.begin();
-    for (RoundCosts& costs : busiest) {
-        for (double& overhead : costs.overhead) overhead = *value++;
-        for (double& remote : costs.remote) remote = *value++;
-    }
+    for (RoundCosts& costs : busiest)
+        for (const auto field : fields)
+            for (double& entry : costs.*field) entry = *value++;
     return busiest;
 }
 
-// Auto mode, with more than one candidate: the one that promises the shortest call
-// (pattern/message_cost.h) goes first, the first of the table among equals; the trial then
-// weighs it against native MPI. Collective.
+// Auto mode, with more than one candidate: the one that promises the shortest call of small
+// blocks (pattern/message_cost.h) goes first, the first of the table among equals, and each block
+// size class of allgather's blocks and of alltoall's runs the one that promises the shortest call
+// of its blocks; the trial then weighs it against native MPI. Collective.
 void order_by_estimate(const TopoState& state, Topology& topology) {
     std::vector<RoundCosts> mine;
-    for (const Topology::Candidate& candidate : topology.candidates)
-        mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of));
+    for (const bool same_send_block : {true, false})
+        for (const Topology::Candidate& candidate : topology.candidates)
+            mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, same_send_block));
     const std::vector<RoundCosts> busiest = busiest_costs(mine, state.agreement_comm());
-    std::vector<std::pair<double, Topology::Candidate>> estimated;
+    const std::size_t count = topology.candidates.size();
+    std::vector<double> small(count);
     std::string estimates;
-    for (std::size_t i = 0; i < busiest.size(); ++i) {
-        estimated.emplace_back(estimated_time(busiest[i]), topology.candidates[i]);
+    for (std::size_t i = 0; i < count; ++i) {
+        small[i] = estimated_time(busiest[i]);
         char estimate[64];
-        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", estimated.back().first,
+        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", small[i],
                       topology.candidates[i].algorithm->name);
         estimates += estimate;
     }
-    std::ranges::stable_sort(estimated, {}, &std::pair<double, Topology::Candidate>::first);
-    for (std::size_t i = 0; i < estimated.size(); ++i) topology.candidates[i] = estimated[i].second;
-    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
-              estimates.c_str());
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), 0);
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return small[i]; });
+    topology.candidate_of_class.clear();
+    std::string by_class[2];
+    for (const std::size_t side : {0, 1})  // allgather's blocks, alltoall's
+        for (int c = 0; c < size_classes; ++c) {
+            const std::size_t bytes = std::min(size_class_limit(c), size_class_limit(size_classes - 2) * 4);
+            const auto time = [&](std::size_t i) { return estimated_time(busiest[side * count + i], bytes); };
+            const std::size_t best = *std::ranges::min_element(order, {}, time);
+            topology.candidate_of_class.push_back(static_cast<int>(std::ranges::find(order, best) - order.begin()));
+            by_class[side] += std::string(c == 0 ? "" : " ") + topology.candidates[best].algorithm->name;
+        }
+    const std::vector<Topology::Candidate> unordered = topology.candidates;
+    for (std::size_t i = 0; i < count; ++i) topology.candidates[i] = unordered[order[i]];
+    log_rank0(LogLevel::info,
+              "auto: combining candidate %s (estimated %s; by block size class, allgather: %s; alltoall: %s)",
+              topology.candidates.front().algorithm->name, estimates.c_str(), by_class[0].c_str(), by_class[1].c_str());
 }
 
 // The process grids of the multi-hop algorithms, which every process chooses alike from the

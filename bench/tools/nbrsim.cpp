@@ -3,6 +3,7 @@
 // topologies of the papers' experiments or any other, and what it saves per collective call. CSV on stdout, one row per topology, process count, theta and k;
 // progress on stderr.
 #include "common/command_line.h"
+#include "pattern/message_cost.h"
 #include "pattern/simulated_phase1.h"
 #include "pattern/simulator.h"
 #include "schedule/algorithm_table.h"
@@ -41,8 +42,10 @@ constexpr const char* usage =
     "Columns: native and combined messages one process sends per collective call (average and\n"
     "maximum over processes), ratio_avg = sum of combined / sum of native, Alg. 1 iterations and\n"
     "matching rounds (maximum), candidate groups (hyperedges) per process at the start and those\n"
-    "the cap dropped (averages), messages Phase 1 sent per process, and Phase 1's wall time in\n"
-    "the simulator.\n";
+    "the cap dropped (averages), messages Phase 1 sent per process, Phase 1's wall time in the\n"
+    "simulator, the rounds of a call, and the estimate of an allgather of 4 B and 1 KiB blocks and\n"
+    "an alltoall of 1 KiB (pattern/message_cost.h; without --node-size every process is a node),\n"
+    "each with its ratio to direct's.\n";
 
 struct Options {
     std::vector<TopologySpec> topologies;
@@ -101,12 +104,36 @@ struct Summary {
     double native_avg = 0, native_max = 0, msgs_avg = 0, msgs_max = 0, ratio_avg = 0, phase1_msgs_avg = 0;
     double hyperedges_avg = 0, dropped_avg = 0;
     int iterations_max = 0, matching_rounds_max = 0;
+    int rounds = 0;
+    double estimated_us[3] = {0, 0, 0}, estimated_ratio[3] = {1, 1, 1};
 };
 
 using Plans = std::vector<std::shared_ptr<const Plan>>;
 
-Summary summarize(const Graphs& graphs, const Plans& plans, const Plans& direct) {
+// The elementwise maximum of every process's round costs.
+RoundCosts busiest(const Graphs& graphs, const Plans& plans, const std::vector<int>& node_of, bool same_send_block) {
+    RoundCosts most;
+    using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
+    for (std::size_t r = 0; r < graphs.size(); ++r) {
+        const RoundCosts costs = plans[r]->round_costs(graphs[r], node_of, same_send_block);
+        for (const Field field : {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
+                                  &RoundCosts::remote_blocks})
+            for (int k = 0; k < RoundCosts::rounds; ++k) (most.*field)[k] = std::max((most.*field)[k], (costs.*field)[k]);
+    }
+    return most;
+}
+
+Summary summarize(const Graphs& graphs, const Plans& plans, const Plans& direct, const std::vector<int>& node_of) {
     Summary s;
+    s.rounds = static_cast<int>(
+        std::ranges::count_if(busiest(graphs, plans, node_of, true).overhead, [](double o) { return o > 0; }));
+    for (const int b : {0, 1, 2}) {  // allgather of 4 B, of 1 KiB, alltoall of 1 KiB
+        const std::size_t bytes = b == 0 ? 4 : 1024;
+        const bool same_send_block = b < 2;
+        s.estimated_us[b] = estimated_time(busiest(graphs, plans, node_of, same_send_block), bytes);
+        const double direct_us = estimated_time(busiest(graphs, direct, node_of, same_send_block), bytes);
+        s.estimated_ratio[b] = direct_us > 0 ? s.estimated_us[b] / direct_us : 1.0;
+    }
     double native_sum = 0, msgs_sum = 0, phase1_sum = 0, hyperedges_sum = 0, dropped_sum = 0;
     for (std::size_t r = 0; r < graphs.size(); ++r) {
         const auto native = static_cast<double>(direct[r]->messages_per_call(graphs[r]));
@@ -161,11 +188,13 @@ bool run(const TopologySpec& spec, int processes, const Graphs& graphs, const Op
     const auto start = std::chrono::steady_clock::now();
     const Plans plans = simulate_plans(*options.algorithm, graphs, settings);
     const double seconds = seconds_since(start);
-    const Summary s = summarize(graphs, plans, simulate_plans(*find_algorithm(NBRCOMB_MODE_DIRECT), graphs, settings));
-    std::printf("%s,%d,%s,%d,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.1f,%.1f,%.3f\n", spec.text.c_str(), processes,
-                mode, settings.k, options.node_size, settings.theta, s.native_avg, s.native_max, s.msgs_avg, s.msgs_max,
-                s.ratio_avg, s.iterations_max, s.matching_rounds_max, s.hyperedges_avg, s.dropped_avg,
-                s.phase1_msgs_avg, seconds);
+    const Summary s = summarize(graphs, plans, simulate_plans(*find_algorithm(NBRCOMB_MODE_DIRECT), graphs, settings),
+                                *settings.node_of);
+    std::printf("%s,%d,%s,%d,%d,%d,%.3f,%.0f,%.3f,%.0f,%.4f,%d,%d,%.1f,%.1f,%.1f,%.3f,%d,%.2f,%.3f,%.2f,%.3f,%.2f,%.3f\n",
+                spec.text.c_str(), processes, mode, settings.k, options.node_size, settings.theta, s.native_avg,
+                s.native_max, s.msgs_avg, s.msgs_max, s.ratio_avg, s.iterations_max, s.matching_rounds_max,
+                s.hyperedges_avg, s.dropped_avg, s.phase1_msgs_avg, seconds, s.rounds, s.estimated_us[0],
+                s.estimated_ratio[0], s.estimated_us[1], s.estimated_ratio[1], s.estimated_us[2], s.estimated_ratio[2]);
     std::fflush(stdout);
     std::fprintf(stderr, "nbrsim: %s: Phase 1 %.2f s, %.1f of %.1f messages per call (ratio %.3f)\n", name.c_str(),
                  seconds, s.msgs_avg, s.native_avg, s.ratio_avg);
@@ -188,7 +217,9 @@ int main(int argc, char** argv) {
     const Options options = parse(argc, argv);
     std::printf(
         "topology,processes,mode,k,node_size,theta,native_msgs_avg,native_msgs_max,msgs_avg,msgs_max,ratio_avg,"
-        "iterations_max,matching_rounds_max,hyperedges_avg,hyperedges_dropped_avg,phase1_msgs_avg,seconds\n");
+        "iterations_max,matching_rounds_max,hyperedges_avg,hyperedges_dropped_avg,phase1_msgs_avg,seconds,rounds,"
+        "estimated_us_4B,estimated_ratio_4B,estimated_us_1KiB,estimated_ratio_1KiB,estimated_us_alltoall_1KiB,"
+        "estimated_ratio_alltoall_1KiB\n");
     std::fflush(stdout);
     try {
         for (const TopologySpec& spec : options.topologies)

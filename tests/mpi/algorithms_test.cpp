@@ -79,8 +79,9 @@ public:
         if (recv.size() >= 2) std::swap(recv[0], recv[1]);
         return inner_->schedule(graph, {call.send, recv, call.same_send_block, call.cutoff});
     }
-    RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of) const override {
-        return inner_->round_costs(graph, node_of);
+    RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
+                           bool same_send_block) const override {
+        return inner_->round_costs(graph, node_of, same_send_block);
     }
     std::size_t messages_per_call(const LocalGraph& graph) const override { return inner_->messages_per_call(graph); }
     bool combines() const override { return inner_->combines(); }

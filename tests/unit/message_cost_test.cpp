@@ -31,9 +31,9 @@ Estimates estimate(const std::string& topology, int processes) {
         }
     };
     for (std::size_t r = 0; r < graphs.size(); ++r) {
-        take_max(busiest[0], round_costs(graphs[r], direct_pattern(graphs[r]), nodes));
-        take_max(busiest[1], round_costs(graphs[r], pairs[r], nodes));
-        take_max(busiest[2], round_costs(graphs[r], aggregation[r], nodes));
+        take_max(busiest[0], round_costs(graphs[r], direct_pattern(graphs[r]), nodes, true));
+        take_max(busiest[1], round_costs(graphs[r], pairs[r], nodes, true));
+        take_max(busiest[2], round_costs(graphs[r], aggregation[r], nodes, true));
     }
     return {estimated_time(busiest[0]), estimated_time(busiest[1]), estimated_time(busiest[2])};
 }
@@ -56,5 +56,5 @@ TEST(MessageCost, picks_the_candidate_the_simulated_cluster_found_faster) {
 // One process alone: nothing crosses nodes and nothing is sent.
 TEST(MessageCost, no_messages_cost_nothing) {
     const LocalGraph alone{0, {0}, {0}};
-    EXPECT_EQ(estimated_time(round_costs(alone, direct_pattern(alone), {0})), 0.0);
+    EXPECT_EQ(estimated_time(round_costs(alone, direct_pattern(alone), {0}, true)), 0.0);
 }
