@@ -75,7 +75,7 @@ bool dimension_local(const std::vector<int>& dims, std::size_t d, const std::vec
 
 // The estimate of pattern/message_cost.h for a call over a grid that sends messages[d]
 // messages in round d (all but the last round's sized, so probed).
-double estimated_time(const std::vector<double>& messages, const std::vector<bool>& local) {
+double grid_call_time(const std::vector<double>& messages, const std::vector<bool>& local) {
     const MessageOverheads o;
     double time = 0;
     for (std::size_t d = 0; d < messages.size(); ++d) {
@@ -192,7 +192,7 @@ GridChoices GridSurvey::choose(const std::vector<int>& maximum) const {
             std::vector<bool> local;
             for (std::size_t d = 0; d < dims.size(); ++d)
                 local.push_back(dimension_local(dims, d, *members_, *node_of_));
-            priced.push_back({estimated_time(messages, local), std::accumulate(messages.begin(), messages.end(), 0.0),
+            priced.push_back({grid_call_time(messages, local), std::accumulate(messages.begin(), messages.end(), 0.0),
                               dims, std::move(reach)});
         }
         if (priced.empty()) {

@@ -59,10 +59,11 @@ private:
     std::vector<std::vector<int>> stencil_shapes_;
 };
 
-// The shapes each family tries besides the grid of one dimension (exposed for the tests): every
-// ordered factorization of count into 2 or 3 factors of at least 2; k-ary n-cubes of balanced factors, node dimensions first when the
-// processes fill their nodes in rank order, node_size of them each (0: not so).
+// The shapes each family tries besides the grid of one dimension (exposed for the tests).
+// Stencil shapes: every ordered factorization of count into 2 or 3 factors of at least 2.
 std::vector<std::vector<int>> stencil_shapes(int count);
+// Cube shapes: k-ary n-cubes of balanced factors, the node dimensions first where the processes
+// fill their nodes in rank order, node_size of them each (0: they do not).
 std::vector<std::vector<int>> cube_shapes(int count, int node_size);
 
 }  // namespace nbrcomb::detail

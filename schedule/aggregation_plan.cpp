@@ -23,6 +23,7 @@ public:
     }
     std::size_t messages_per_call(const LocalGraph& graph) const override;
     bool combines() const override { return true; }
+    bool relays_across_components() const override { return true; }
     Pattern::Cost cost() const override { return cost_; }
 
 private:

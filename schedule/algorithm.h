@@ -50,6 +50,10 @@ public:
     virtual std::size_t messages_per_call(const LocalGraph& graph) const = 0;
     // Whether this process sends anything but one message per edge.
     virtual bool combines() const = 0;
+    // Whether a block may pass through processes of another connected component of the graph
+    // (node agents, grid forwarders), whose calls may have blocks of other sizes: then every
+    // process must take the same route on each call, whatever the size of its own blocks.
+    virtual bool relays_across_components() const { return false; }
     // The algorithm's own invariants, checked with the neighbors: the problems found here. Every
     // plan's deliveries are also checked end to end by running one call (NBRCOMB_CHECK).
     virtual Task<std::vector<std::string>> check(Transport& transport, const LocalGraph& graph) const;

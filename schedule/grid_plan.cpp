@@ -27,6 +27,7 @@ public:
         return messages;
     }
     bool combines() const override { return true; }
+    bool relays_across_components() const override { return true; }
     Task<std::vector<std::string>> check(Transport& transport, const LocalGraph& graph) const override;
     Pattern::Cost cost() const override { return cost_; }
 

@@ -72,7 +72,8 @@ struct ProbeRecvOp {
 // A piece of a relayed message: a block of the call, or a part of a message received earlier.
 using Piece = std::variant<Block, SlotPart>;
 
-// A message assembled from pieces. A sized one starts with a header of the pieces' byte sizes,
+// A message assembled from pieces. A sized one starts with a header of the pieces' byte sizes (or
+// of their one size, where all are alike),
 // for a receiver that cannot know them and takes it with ProbeRecvOp: a member of our group,
 // which forwards our blocks (paper 002, Alg. 4 line 5: the blocks it forwards for us, then our
 // block for it if our edge to it rides along), or a node's agent (paper 003). An unsized one is

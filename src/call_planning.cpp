@@ -54,11 +54,6 @@ NativeTraffic native_traffic(const std::vector<Block>& send_blocks, const Topolo
     return traffic;
 }
 
-// The block size class whose candidate plan the combined route runs: that of every block, the
-// same on every process that exchanges with this one (allgather and alltoall blocks match along
-// every edge); the v and w forms, whose processes each see other sizes, run the first candidate.
-int plan_class(const CallArgs& args) { return std::max(shape_class(args), 0); }
-
 // The schedule of the call on its route and what native MPI sends for it: from the cache, which
 // a repeated call finds without allocating, or built (Phase 2).
 std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& state, const Choice& choice) {
@@ -75,7 +70,7 @@ std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& 
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
     const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
     const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
-    const Plan& plan = combined ? topology.combined_plan(plan_class(args), blocks.same_send_block) : *topology.direct;
+    const Plan& plan = combined ? topology.combined_plan() : *topology.direct;
     std::shared_ptr<const PlannedCall> built = state.schedules.insert(
         key, {plan.schedule(topology.graph, blocks), native_traffic(send_blocks, topology)});
     ++state.stats.schedules_built;
@@ -146,12 +141,11 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     const bool same = args.send.layout == Layout::same;
     const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, SIZE_MAX, {}});
     return {std::shared_ptr<const Schedule>(reference, &reference->schedule),
-            [topology, send = std::move(send), recv = std::move(recv), same, block_class = plan_class(args)](
-                std::size_t cutoff) {
+            [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
                 return std::make_shared<const Schedule>(
-                    topology->combined_plan(block_class, same).schedule(topology->graph, {send, recv, same, cutoff}));
+                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff}));
             },
-            args.collective, shape_class(args), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
+            args.collective, shape_class(args, *topology), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
 }
 
 }  // namespace nbrcomb::detail

@@ -59,7 +59,8 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
 
 }  // namespace
 
-int shape_class(const CallArgs& args) {
+int shape_class(const CallArgs& args, const Topology& topology) {
+    if (topology.combined_plan().relays_across_components()) return -1;
     const std::optional<std::size_t> uniform = uniform_block_bytes(args);
     return uniform ? size_class(*uniform) : -1;
 }
@@ -71,7 +72,7 @@ Choice route_call(TopoState& state, const CallArgs& args, Form form) {
     if (state.idle) return {};
     if (state.calls_until_pattern > 0 || !state.combining) return {};
     if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
-    return choose(state, args.collective, form, shape_class(args));
+    return choose(state, args.collective, form, shape_class(args, *state.topology));
 }
 
 Choice route_start(TopoState& state, Collective collective, int size_class) {

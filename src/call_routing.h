@@ -21,7 +21,9 @@ Choice route_call(TopoState& state, const CallArgs& args, Form form);
 Choice route_start(TopoState& state, Collective collective, int size_class);
 
 // The size class all processes give the call's shape: its blocks' for allgather and alltoall,
-// -1 for the v and w forms, whose processes' blocks differ.
-int shape_class(const CallArgs& args);
+// -1 for the v and w forms, whose processes' blocks differ, and for every call where the
+// topology's combined plan relays blocks across connected components, which may each call with
+// blocks of their own size (and a process without out-edges with any).
+int shape_class(const CallArgs& args, const Topology& topology);
 
 }  // namespace nbrcomb::detail

@@ -68,18 +68,7 @@ struct Topology {
     std::vector<bool> internode_before;
     std::vector<bool> internode_after;
 
-    // In auto mode with several candidates, the candidate each block size class of auto_tuner.h
-    // runs, for allgather's blocks and then for alltoall's; empty: the first for all.
-    std::vector<int> candidate_of_class;
-
-    // The plan the combined route runs for calls of blocks of size_class, allgather's
-    // (same_send_block) or alltoall's.
-    const Plan& combined_plan(int size_class = 0, bool same_send_block = true) const {
-        if (candidates.empty()) return *direct;
-        if (candidate_of_class.empty()) return *candidates.front().plan;
-        const std::size_t at = (same_send_block ? 0 : candidate_of_class.size() / 2) + static_cast<std::size_t>(size_class);
-        return *candidates[static_cast<std::size_t>(candidate_of_class[at])].plan;
-    }
+    const Plan& combined_plan() const { return candidates.empty() ? *direct : *candidates.front().plan; }
     // Blocks per side of a call, one per neighbor, MPI_PROC_NULL ones included.
     int indegree() const { return blocks ? blocks->receive : static_cast<int>(graph.sources.size()); }
     int outdegree() const { return blocks ? blocks->send : static_cast<int>(graph.destinations.size()); }

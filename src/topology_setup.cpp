@@ -16,7 +16,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <numeric>
 #include <span>
 #include <string>
 
@@ -147,43 +146,28 @@ std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, MPI_C
 }
 
 // Auto mode, with more than one candidate: the one that promises the shortest call of small
-// blocks (pattern/message_cost.h) goes first, the first of the table among equals, and each block
-// size class of allgather's blocks and of alltoall's runs the one that promises the shortest call
-// of its blocks; the trial then weighs it against native MPI. Collective.
+// blocks (pattern/message_cost.h) goes first, the first of the table among equals; the trial then
+// weighs it against native MPI. One candidate for all calls: the processes would otherwise have to
+// agree on each call's block size, which those of different connected components, or without
+// out-edges, may see differently. Collective.
 void order_by_estimate(const TopoState& state, Topology& topology) {
     std::vector<RoundCosts> mine;
-    for (const bool same_send_block : {true, false})
-        for (const Topology::Candidate& candidate : topology.candidates)
-            mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, same_send_block));
+    for (const Topology::Candidate& candidate : topology.candidates)
+        mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, true));
     const std::vector<RoundCosts> busiest = busiest_costs(mine, state.agreement_comm());
-    const std::size_t count = topology.candidates.size();
-    std::vector<double> small(count);
+    std::vector<std::pair<double, Topology::Candidate>> estimated;
     std::string estimates;
-    for (std::size_t i = 0; i < count; ++i) {
-        small[i] = estimated_time(busiest[i]);
+    for (std::size_t i = 0; i < busiest.size(); ++i) {
+        estimated.emplace_back(estimated_time(busiest[i]), topology.candidates[i]);
         char estimate[64];
-        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", small[i],
+        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", estimated.back().first,
                       topology.candidates[i].algorithm->name);
         estimates += estimate;
     }
-    std::vector<std::size_t> order(count);
-    std::iota(order.begin(), order.end(), 0);
-    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return small[i]; });
-    topology.candidate_of_class.clear();
-    std::string by_class[2];
-    for (const std::size_t side : {0, 1})  // allgather's blocks, alltoall's
-        for (int c = 0; c < size_classes; ++c) {
-            const std::size_t bytes = std::min(size_class_limit(c), size_class_limit(size_classes - 2) * 4);
-            const auto time = [&](std::size_t i) { return estimated_time(busiest[side * count + i], bytes); };
-            const std::size_t best = *std::ranges::min_element(order, {}, time);
-            topology.candidate_of_class.push_back(static_cast<int>(std::ranges::find(order, best) - order.begin()));
-            by_class[side] += std::string(c == 0 ? "" : " ") + topology.candidates[best].algorithm->name;
-        }
-    const std::vector<Topology::Candidate> unordered = topology.candidates;
-    for (std::size_t i = 0; i < count; ++i) topology.candidates[i] = unordered[order[i]];
-    log_rank0(LogLevel::info,
-              "auto: combining candidate %s (estimated %s; by block size class, allgather: %s; alltoall: %s)",
-              topology.candidates.front().algorithm->name, estimates.c_str(), by_class[0].c_str(), by_class[1].c_str());
+    std::ranges::stable_sort(estimated, {}, &std::pair<double, Topology::Candidate>::first);
+    for (std::size_t i = 0; i < estimated.size(); ++i) topology.candidates[i] = estimated[i].second;
+    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
+              estimates.c_str());
 }
 
 // The process grids of the multi-hop algorithms, which every process chooses alike from the

@@ -11,12 +11,14 @@
 #      nbrmap: rank 0's mapping for reordering at up to 163,840 processes; nbrbench at 16 and 32
 #      ranks on emulated nodes of 4 and 8: the messages between nodes of node aggregation;
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
-#      1024), every pattern checked;
+#      1024; every algorithm on nodes of 16 at 256 and 1024, the multi-hop ones up to 8192), every
+#      pattern checked;
 #   6. bench/results/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results/results_tables.py: bench/results/RESULTS.md from the CSVs, the conditions and the commands,
 #      with the latencies at scale that bench/smpi/run.sh wrote into bench/smpi/results.csv (a
 #      separate run of about an hour and a half, on one core) and their figures, and those of node
-#      aggregation in bench/smpi/aggregation.csv (run.sh --aggregation, about 50 minutes).
+#      aggregation in bench/smpi/aggregation.csv (run.sh --aggregation, about 50 minutes) and of
+#      multi-hop routing in bench/smpi/multihop.csv (run.sh --multihop, about an hour).
 #
 #   bench/results/run-results.sh                   the full run: about 25 minutes of nbrbench on a quiet
 #                                          2-core machine (most of it auto mode at 16 ranks), then
@@ -96,6 +98,14 @@ moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:2:3 --topology
 er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --topology er:0.8 --processes 1024)
 groups=(--mode groups --k 2 --k 3 --k 4)
 aware=(--node-size 32)
+# nbrsim: every algorithm on the simulated cluster's shapes (nodes of 16), where bench/smpi/run.sh
+# --multihop measures them, and the multi-hop ones at up to 8192 processes.
+multihop_moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:3:1 --node-size 16)
+multihop_er=(--topology er:0.05 --topology er:0.2 --node-size 16)
+multihop_modes=(direct pairs aggregate dimwise forward)
+multihop_moore_sizes=(--processes 256 --processes 1024)
+multihop_er_sizes=(--processes 256)
+multihop_scale=(--processes 4096 --processes 8192)
 if [[ $quick == 1 ]]; then
   ompi_args=(--topology moore:2:2,matrix:dwt_162 --collective alltoallv --form blocking,nonblocking --bytes 4,1024,65536
              --variant direct,pairs,groups:2,groups:2:aware --runs 8 --reps 5 --warmup 1 --theta 1)
@@ -113,6 +123,8 @@ if [[ $quick == 1 ]]; then
                     --variant direct,aggregate,pairs --theta 1 --runs 1 --reps 3 --warmup 1)
   moore=(--topology moore:2:1 --topology moore:2:2 --processes 1024)
   er=(--topology er:0.05 --topology er:0.4 --processes 256)
+  multihop_moore_sizes=(--processes 256)
+  multihop_scale=(--processes 1024)
   groups=(--mode groups --k 2 --k 3)
   aware=(--node-size 16)
 fi
@@ -298,6 +310,16 @@ simulate nbrsim-er-aware-groups "$sim_er" "${er[@]}" "${aware[@]}" "${groups[@]}
 # (nearly every process is a friend of every other): pairs and k = 2 only.
 simulate nbrsim-er-pairs "$sim_er" "${er[@]}"
 simulate nbrsim-er-groups "$sim_er" "${er[@]}" --mode groups --k 2
+sim_multihop=$out/nbrsim-multihop.csv
+: >"$sim_multihop"
+for mode in "${multihop_modes[@]}"; do
+  simulate "nbrsim-multihop-$mode" "$sim_multihop" "${multihop_moore[@]}" "${multihop_moore_sizes[@]}" --mode "$mode"
+  simulate "nbrsim-multihop-er-$mode" "$sim_multihop" "${multihop_er[@]}" "${multihop_er_sizes[@]}" --mode "$mode"
+done
+for mode in direct dimwise forward; do
+  simulate "nbrsim-multihop-scale-$mode" "$sim_multihop" "${multihop_moore[@]}" --topology er:0.05 \
+    "${multihop_scale[@]}" --mode "$mode"
+done
 
 # ---- 6. Figures ---------------------------------------------------------------------------------
 # plot.sh draws every figure a CSV allows; a few of them are kept.
@@ -332,6 +354,8 @@ fi
 
 aggregation_table=(--aggregation "${aggregation_csvs[@]}")
 [[ -s bench/smpi/aggregation.csv ]] && aggregation_table+=(--aggregation-smpi bench/smpi/aggregation.csv)
+multihop_table=(--multihop-sim "$sim_multihop")
+[[ -s bench/smpi/multihop.csv ]] && multihop_table+=(--multihop-smpi bench/smpi/multihop.csv)
 smpi_csv=bench/smpi/results.csv
 smpi_table=()
 if [[ -s $smpi_csv ]]; then
@@ -351,7 +375,7 @@ if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 cp "$conditions" "$commands" "$logs/"
 python3 bench/results/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
-  "${aggregation_table[@]}" "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+  "${aggregation_table[@]}" "${multihop_table[@]}" "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
   printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2

@@ -228,10 +228,14 @@ int main(int argc, char** argv) {
                 const Graphs graphs = nbrcomb::topology::generate(spec, processes);
                 std::fprintf(stderr, "nbrsim: %s P=%d: topology in %.2f s\n", spec.text.c_str(), processes,
                              seconds_since(start));
-                // Without --node-size every process is a node of its own.
+                // Without --node-size every process is a node of its own; as in the library, a
+                // process without edges is on none (it takes part in no call).
                 auto nodes = std::make_shared<std::vector<int>>(static_cast<std::size_t>(processes));
-                for (int r = 0; r < processes; ++r)
-                    (*nodes)[static_cast<std::size_t>(r)] = options.node_size > 0 ? r / options.node_size : r;
+                for (int r = 0; r < processes; ++r) {
+                    const LocalGraph& graph = graphs[static_cast<std::size_t>(r)];
+                    const bool idle = graph.sources.empty() && graph.destinations.empty();
+                    (*nodes)[static_cast<std::size_t>(r)] = idle ? -1 : options.node_size > 0 ? r / options.node_size : r;
+                }
                 const GridChoices grids =
                     options.algorithm->uses_grids ? simulate_grid_choice(graphs, nodes) : GridChoices{};
                 for (const int theta : options.thetas)
