@@ -93,7 +93,7 @@ void NeighborExchange::run() {
     }
 }
 
-void NeighborExchange::scramble_received() { std::ranges::fill(receive_, 0xa5); }
+void NeighborExchange::scramble_received() { std::ranges::fill(receive_, scrambled); }
 
 calls::NeighborArguments<> NeighborExchange::arguments() {
     return {.sendbuf = send_.data(),

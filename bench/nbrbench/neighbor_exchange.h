@@ -44,12 +44,16 @@ public:
     // One collective call, complete on return.
     void run();
 
-    // Overwrites the receive buffer, so a later comparison sees only what the next call wrote.
+    // Overwrites the receive buffer with scrambled bytes, so a later comparison sees only what the
+    // next call wrote.
+    static constexpr unsigned char scrambled = 0xa5;
     void scramble_received();
     const std::vector<unsigned char>& received() const { return receive_; }
 
     int out_degree() const { return out_degree_; }
     MPI_Comm comm() const { return comm_; }
+    Collective collective() const { return collective_; }
+    int block_bytes() const { return block_bytes_; }
 
 private:
     // The call's arguments; MPI_BYTE blocks of block_bytes_ everywhere.

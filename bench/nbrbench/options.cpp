@@ -168,7 +168,7 @@ std::string usage() {
                "                 matrix:dwt_162; all collectives and forms; 4 1024 65536 bytes;\n"
                "                 auto direct pairs groups:2 groups:2:aware; 8 runs of 10 repetitions\n"
                "  --topology     moore:D:R | vonneumann:D:R (periodic grid) | cart:D (MPI_Cart_create,\n"
-               "                 native only) | er:DENSITY[:SEED] | matrix:FILE (a Matrix Market file, or a\n"
+               "                 native only) | er:DENSITY[:SEED] | complete | matrix:FILE (a Matrix Market file, or a\n"
                "                 name in " NBRCOMB_MATRICES_DIR "); any of them but cart:D with a\n"
                "                 prefix shuffled: (its ranks in a random order)\n"
                "                 (full: moore:2:1 moore:2:2 moore:3:1 moore:4:1 vonneumann:2:1 cart:2\n"

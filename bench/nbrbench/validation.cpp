@@ -1,8 +1,8 @@
 #include "nbrbench/validation.h"
 
 #include "common/library_stats.h"
+#include "common/neighborhood.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -12,33 +12,28 @@ namespace nbrcomb::bench {
 
 namespace {
 
-// For each receive block of rank, the send block its source fills it from: the k-th rank in the
-// source's destinations for the k-th occurrence of that source among rank's sources.
-std::vector<int> sender_blocks(const topology::Graphs& graphs, int rank) {
-    const auto& sources = graphs[static_cast<std::size_t>(rank)].sources;
-    std::map<int, std::vector<int>> positions;  // source -> where rank is in its destinations
-    for (const int source : sources) {
-        if (positions.contains(source)) continue;
-        const auto& destinations = graphs[static_cast<std::size_t>(source)].destinations;
-        auto& found = positions[source];
-        for (std::size_t i = 0; i < destinations.size(); ++i)
-            if (destinations[i] == rank) found.push_back(static_cast<int>(i));
-    }
-    std::map<int, std::size_t> seen;
-    std::vector<int> blocks;
-    for (const int source : sources) blocks.push_back(positions[source][seen[source]++]);
-    return blocks;
+// The position of the k-th occurrence of peer in list; -1 if there is none (a graph whose two ends
+// disagree).
+int kth_position(const std::vector<int>& list, int peer, int k) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+        if (list[i] == peer && k-- == 0) return static_cast<int>(i);
+    return -1;
 }
 
-std::vector<unsigned char> expected_receive(const std::vector<int>& sources, const std::vector<int>& blocks,
-                                            Collective collective, int bytes) {
-    const bool gather = collective == Collective::allgather || collective == Collective::allgatherv;
-    std::vector<unsigned char> expected;
-    expected.reserve(sources.size() * static_cast<std::size_t>(bytes));
-    for (std::size_t i = 0; i < sources.size(); ++i)
-        for (std::size_t j = 0; j < static_cast<std::size_t>(bytes); ++j)
-            expected.push_back(payload_byte(sources[i], gather ? 0 : blocks[i], j));
-    return expected;
+// Every process's destinations, by rank. Collective over comm.
+std::vector<std::vector<int>> all_destinations(MPI_Comm comm, const std::vector<int>& mine) {
+    int processes = 0;
+    MPI_Comm_size(comm, &processes);
+    int count = static_cast<int>(mine.size());
+    std::vector<int> counts(static_cast<std::size_t>(processes)), displs(counts.size() + 1, 0);
+    MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+    for (std::size_t r = 0; r < counts.size(); ++r) displs[r + 1] = displs[r] + counts[r];
+    std::vector<int> flat(static_cast<std::size_t>(displs.back()) + 1);
+    MPI_Allgatherv(mine.data(), count, MPI_INT, flat.data(), counts.data(), displs.data(), MPI_INT, comm);
+    std::vector<std::vector<int>> lists;
+    for (std::size_t r = 0; r < counts.size(); ++r)
+        lists.emplace_back(flat.begin() + displs[r], flat.begin() + displs[r + 1]);
+    return lists;
 }
 
 // The calls the library has run on comm; 0 where it does not manage comm.
@@ -56,46 +51,56 @@ void report(const char* what, const Options& options, const Experiment& experime
 
 }  // namespace
 
+ExpectedDelivery::ExpectedDelivery(MPI_Comm comm) {
+    const nbrcomb::common::Neighborhood neighbors = nbrcomb::common::neighborhood_of(comm);
+    sources_ = neighbors.sources;
+    int kind = MPI_UNDEFINED;
+    MPI_Topo_test(comm, &kind);
+    if (kind == MPI_CART) {
+        sender_blocks_ = neighbors.source_edges;
+        return;
+    }
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const auto destinations = all_destinations(comm, neighbors.destinations);
+    for (std::size_t i = 0; i < sources_.size(); ++i)
+        sender_blocks_.push_back(
+            kth_position(destinations[static_cast<std::size_t>(sources_[i])], rank, neighbors.source_edges[i]));
+}
+
+bool ExpectedDelivery::holds_for(NeighborExchange& exchange) const {
+    exchange.scramble_received();
+    exchange.run();
+    const bool gather = exchange.collective() == Collective::allgather || exchange.collective() == Collective::allgatherv;
+    const auto bytes = static_cast<std::size_t>(exchange.block_bytes());
+    const std::vector<unsigned char>& received = exchange.received();
+    for (std::size_t i = 0; i < sources_.size(); ++i)
+        for (std::size_t j = 0; j < bytes; ++j) {
+            const unsigned char expected = sources_[i] == MPI_PROC_NULL
+                                               ? NeighborExchange::scrambled
+                                               : payload_byte(sources_[i], gather ? 0 : sender_blocks_[i], j);
+            if (received[i * bytes + j] != expected) return false;
+        }
+    return true;
+}
+
 ValidationSummary validate(const Options& options, const std::vector<TopologyCommunicators>& communicators,
                            const std::vector<Experiment>& experiments, std::vector<ExperimentRecord>& records,
                            MPI_Comm control) {
-    int rank = 0, processes = 0;
+    int rank = 0;
     MPI_Comm_rank(control, &rank);
-    MPI_Comm_size(control, &processes);
     ValidationSummary summary;
-    // Experiments come grouped by topology: the graphs are made again once per topology, and the
-    // expected blocks whenever the vertex changes (the process with rank v of a reordered
-    // communicator plays vertex v).
-    std::size_t graphs_of = experiments.size();
-    topology::Graphs graphs;
-    int vertex = -1;
-    std::vector<int> sources, blocks;
+    std::map<MPI_Comm, ExpectedDelivery> expected;  // worked out once per communicator
     std::set<std::pair<std::size_t, Collective>> native_reported;  // a native deviation repeats in every form and size
     for (std::size_t e = 0; e < experiments.size(); ++e) {
         const Experiment& experiment = experiments[e];
-        const BenchTopology& topology = options.topologies[experiment.topology];
-        if (topology.is_cartesian()) continue;
-        if (graphs_of != experiment.topology) {
-            graphs = generate_graphs(topology, processes);
-            graphs_of = experiment.topology;
-            vertex = -1;
-        }
         const MPI_Comm comm = communicators[experiment.topology].variants[experiment.variant].comm;
-        int rank_in_comm = 0;
-        MPI_Comm_rank(comm, &rank_in_comm);
-        if (rank_in_comm != vertex) {
-            vertex = rank_in_comm;
-            sources = graphs[static_cast<std::size_t>(vertex)].sources;
-            blocks = sender_blocks(graphs, vertex);
-        }
+        const auto [delivery, _] = expected.try_emplace(comm, comm);
         NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
-        exchange.scramble_received();
         const auto calls_before = library_calls(exchange.comm());
-        exchange.run();
-        const auto expected = expected_receive(sources, blocks, experiment.collective, experiment.bytes);
+        const bool right = delivery->second.holds_for(exchange);
         // Ranks with wrong data, and ranks on which the library (not native MPI) ran the call.
-        int counts[2] = {std::equal(expected.begin(), expected.end(), exchange.received().begin()) ? 0 : 1,
-                         library_calls(exchange.comm()) != calls_before ? 1 : 0};
+        int counts[2] = {right ? 0 : 1, library_calls(exchange.comm()) != calls_before ? 1 : 0};
         MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_INT, MPI_SUM, control);
         const int wrong = counts[0];
         if (rank == 0) records[e].valid = wrong == 0;

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace nbrcomb::topology {
@@ -32,6 +33,30 @@ void fill_sources(Graphs& graphs) {
     }
     for (const auto& graph : graphs)
         for (const int v : graph.destinations) graphs[static_cast<std::size_t>(v)].sources.push_back(graph.rank);
+}
+
+// A double in (0, 1] from 53 random bits, so the graph depends on the seed alone, not on the
+// standard library's distributions.
+double unit_interval(std::mt19937_64& random) {
+    return static_cast<double>((random() >> 11) + 1) * 0x1.0p-53;
+}
+
+// Fisher-Yates from the generator's bits alone.
+template <class T>
+void shuffle(std::vector<T>& items, std::mt19937_64& random) {
+    for (int i = static_cast<int>(items.size()) - 1; i > 0; --i) {
+        const int j = std::min(i, static_cast<int>(unit_interval(random) * (i + 1)));
+        std::swap(items[static_cast<std::size_t>(i)], items[static_cast<std::size_t>(j)]);
+    }
+}
+
+// The random order of one process's lists: its own stream, from the seed and its rank.
+std::mt19937_64 process_random(std::uint64_t seed, int rank) {
+    return std::mt19937_64(seed ^ (0x9e3779b97f4a7c15ULL * (static_cast<std::uint64_t>(rank) + 1)));
+}
+
+[[noreturn]] void unsupported(const char* what) {
+    throw std::invalid_argument(std::string("a list order that ") + what + " does not have");
 }
 
 enum class Norm { chebyshev, manhattan };
@@ -62,10 +87,15 @@ std::vector<std::vector<int>> stencil_offsets(int dims, int radius, Norm norm) {
 // Out-edge to rank + o and in-edge from rank - o for every offset o: the edge with offset o
 // from u to u + o appears once at each end, so the k-th rule holds on any grid, however
 // small, where several offsets wrap to the same process.
-Graphs periodic_stencil(int processes, int dims, int radius, Norm norm) {
+Graphs periodic_stencil(int processes, int dims, int radius, Norm norm, ListOrder order, std::uint64_t seed) {
     if (radius < 0) throw std::invalid_argument("a stencil radius must not be negative");
+    if (order == ListOrder::linear) unsupported("a stencil");
     const std::vector<int> extent = balanced_dims(processes, dims);
-    const auto offsets = stencil_offsets(dims, radius, norm);
+    auto offsets = stencil_offsets(dims, radius, norm);
+    if (order == ListOrder::column_major)
+        std::ranges::sort(offsets, [](const std::vector<int>& a, const std::vector<int>& b) {
+            return std::ranges::lexicographical_compare(a.rbegin(), a.rend(), b.rbegin(), b.rend());
+        });
     const auto shifted = [&](int rank, const std::vector<int>& by, int sign) {
         int result = 0;
         for (int d = 0, stride = processes; d < dims; ++d) {
@@ -82,18 +112,17 @@ Graphs periodic_stencil(int processes, int dims, int radius, Norm norm) {
     for (auto& graph : graphs) {
         graph.destinations.reserve(offsets.size());
         graph.sources.reserve(offsets.size());
-        for (const auto& o : offsets) {
+        std::vector<std::vector<int>> listed = offsets;
+        if (order == ListOrder::random) {
+            std::mt19937_64 random = process_random(seed, graph.rank);
+            shuffle(listed, random);
+        }
+        for (const auto& o : listed) {
             graph.destinations.push_back(shifted(graph.rank, o, +1));
             graph.sources.push_back(shifted(graph.rank, o, -1));
         }
     }
     return graphs;
-}
-
-// A double in (0, 1] from 53 random bits, so the graph depends on the seed alone, not on the
-// standard library's distributions.
-double unit_interval(std::mt19937_64& random) {
-    return static_cast<double>((random() >> 11) + 1) * 0x1.0p-53;
 }
 
 // Process r owns indices [first(r), first(r + 1)) of n: the halo job's row blocks.
@@ -138,10 +167,29 @@ std::vector<int> balanced_dims(int processes, int dims) {
     return best;
 }
 
-Graphs moore(int processes, int dims, int radius) { return periodic_stencil(processes, dims, radius, Norm::chebyshev); }
+Graphs moore(int processes, int dims, int radius, ListOrder order, std::uint64_t seed) {
+    return periodic_stencil(processes, dims, radius, Norm::chebyshev, order, seed);
+}
 
-Graphs von_neumann(int processes, int dims, int radius) {
-    return periodic_stencil(processes, dims, radius, Norm::manhattan);
+Graphs von_neumann(int processes, int dims, int radius, ListOrder order, std::uint64_t seed) {
+    return periodic_stencil(processes, dims, radius, Norm::manhattan, order, seed);
+}
+
+Graphs complete(int processes, ListOrder order, std::uint64_t seed) {
+    if (order != ListOrder::linear && order != ListOrder::random) unsupported("a complete graph");
+    Graphs graphs = edgeless(processes);
+    for (auto& graph : graphs) {
+        for (int i = 0; i < processes; ++i) {
+            graph.sources.push_back((graph.rank + i) % processes);
+            graph.destinations.push_back((graph.rank - i + processes) % processes);
+        }
+        if (order == ListOrder::random) {
+            std::mt19937_64 random = process_random(seed, graph.rank);
+            shuffle(graph.sources, random);
+            shuffle(graph.destinations, random);
+        }
+    }
+    return graphs;
 }
 
 Graphs erdos_renyi(int processes, double density, std::uint64_t seed) {
@@ -200,10 +248,7 @@ Graphs shuffle_ranks(const Graphs& graphs, std::uint64_t seed) {
     std::vector<int> new_rank(graphs.size());
     std::iota(new_rank.begin(), new_rank.end(), 0);
     std::mt19937_64 random(seed);
-    for (int i = static_cast<int>(new_rank.size()) - 1; i > 0; --i) {  // Fisher-Yates, from the seed's bits alone
-        const int j = std::min(i, static_cast<int>(unit_interval(random) * (i + 1)));
-        std::swap(new_rank[static_cast<std::size_t>(i)], new_rank[static_cast<std::size_t>(j)]);
-    }
+    shuffle(new_rank, random);
     return renumber_ranks(graphs, new_rank);
 }
 

@@ -20,12 +20,25 @@ using Graphs = std::vector<nbrcomb::detail::LocalGraph>;  // indexed by rank
 // to each other as possible, in non-increasing order.
 std::vector<int> balanced_dims(int processes, int dims);
 
+// How each process lists its neighbors (paper 004, §3.1). A stencil's offsets sorted with the
+// first coordinate varying slowest (row_major, the paper's FMAJ) or fastest (column_major, LMAJ),
+// or shuffled by each process with a seed of its own (random); its sources are the same offsets
+// in the same order, negated. A complete graph's ranks counted from the process itself upward in
+// its sources and downward in its destinations (linear), or each list shuffled apart (random).
+enum class ListOrder { row_major, column_major, linear, random };
+
 // Every process of a periodic grid of balanced_dims(processes, dims), numbered in row-major
 // order, sends to the processes at Chebyshev distance 1..radius: (2 radius + 1)^dims - 1 edges.
-Graphs moore(int processes, int dims, int radius);
+// order is row_major, column_major or random (drawn from seed and the rank alone).
+Graphs moore(int processes, int dims, int radius, ListOrder order = ListOrder::row_major, std::uint64_t seed = 1);
 
 // The same grid with Manhattan distance 1..radius.
-Graphs von_neumann(int processes, int dims, int radius);
+Graphs von_neumann(int processes, int dims, int radius, ListOrder order = ListOrder::row_major,
+                   std::uint64_t seed = 1);
+
+// Every process sends to every process, itself included (paper 004's full neighborhood); order
+// is linear or random (drawn from seed and the rank alone).
+Graphs complete(int processes, ListOrder order = ListOrder::linear, std::uint64_t seed = 1);
 
 // G(processes, density): each ordered pair u != v is an edge with probability density, drawn
 // from seed alone (the same graph on every platform). Lists come in ascending rank order.

@@ -38,6 +38,8 @@ Graphs generate_in_order(const TopologySpec& spec, int processes) {
         return von_neumann(processes, spec.dims, spec.radius);
     case TopologySpec::Kind::erdos_renyi:
         return erdos_renyi(processes, spec.density, spec.seed);
+    case TopologySpec::Kind::complete:
+        return complete(processes);
     case TopologySpec::Kind::matrix:
         return matrix_halo(spec.path, processes);
     }
@@ -64,6 +66,10 @@ TopologySpec parse_topology(const std::string& text) {
         spec.path = text.substr(kind.size() + 1);  // a path may hold ':' itself
         return spec;
     }
+    if (text == "complete") {
+        spec.kind = TopologySpec::Kind::complete;
+        return spec;
+    }
     const std::vector<std::string> fields = split(text, ':');
     if (kind == "moore" || kind == "vonneumann") {
         if (fields.size() != 3) throw std::invalid_argument("topology '" + text + "': expected " + kind + ":D:R");
@@ -86,7 +92,7 @@ TopologySpec parse_topology(const std::string& text) {
     }
     throw std::invalid_argument(
         "topology '" + text + "': unknown kind '" + kind +
-        "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], matrix:PATH, each with a prefix shuffled:)");
+        "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], complete, matrix:PATH, each with a prefix shuffled:)");
 }
 
 Graphs generate(const TopologySpec& spec, int processes) {

@@ -1,6 +1,6 @@
 // Topologies named on a command line: "moore:D:R", "vonneumann:D:R", "er:DENSITY[:SEED]",
-// "matrix:PATH" (a Matrix Market file), any of them prefixed "shuffled:" (its ranks in a random
-// order).
+// "complete" (every process to every process, itself included), "matrix:PATH" (a Matrix Market
+// file), any of them prefixed "shuffled:" (its ranks in a random order).
 #pragma once
 
 #include "topology/generators.h"
@@ -11,7 +11,7 @@
 namespace nbrcomb::topology {
 
 struct TopologySpec {
-    enum class Kind { moore, von_neumann, erdos_renyi, matrix };
+    enum class Kind { moore, von_neumann, erdos_renyi, complete, matrix };
     Kind kind = Kind::moore;
     int dims = 0;
     int radius = 0;

@@ -2,6 +2,7 @@
 // built from them through the constructors the library intercepts.
 #pragma once
 
+#include "common/neighborhood.h"
 #include "topology/generators.h"
 
 #include <mpi.h>
@@ -105,21 +106,9 @@ Comm create_dist_graph(MPI_Comm base, const Digraph& graph, const TopologyOption
 // An MPI_Info with the given hints, or MPI_INFO_NULL for none; the caller frees it.
 MPI_Info make_info(const Hints& hints);
 
-// The neighbors of the calling process in the order the neighborhood collectives use, as the
-// communicator reports them (distributed graph, Cartesian or graph); empty for other kinds. For
-// every block, which of the edges between its two ends it is, a number both ends give the edge:
-// on a Cartesian topology the sender's block (send block s meets receive block s^1, MPI-4.1
-// §8.6), elsewhere which repeat of the edge it is (occurrence_indices).
-struct Neighborhood {
-    std::vector<int> sources;
-    std::vector<int> destinations;
-    std::vector<int> source_edges;
-    std::vector<int> destination_edges;
-};
-Neighborhood neighborhood_of(MPI_Comm comm);
-
-// For each entry of peers, how many earlier entries name the same peer: which repeat of an
-// edge it is, the value both ends of a repeated edge agree on.
-std::vector<int> occurrence_indices(const std::vector<int>& peers);
+// Where each block of a call must land (bench/common/neighborhood.h).
+using nbrcomb::common::Neighborhood;
+using nbrcomb::common::neighborhood_of;
+using nbrcomb::common::occurrence_indices;
 
 }  // namespace nbrcomb::test

@@ -201,8 +201,9 @@ TEST(Topology, specs) {
     EXPECT_EQ(matrix.kind, TopologySpec::Kind::matrix);
     EXPECT_EQ(matrix.path, "/data/c:d.mtx");
     EXPECT_EQ(edge_count(generate(parse_topology("moore:2:1"), 16)), 16u * 8u);
+    EXPECT_EQ(edge_count(generate(parse_topology("complete"), 6)), 6u * 6u);
 
-    for (const char* bad : {"", "moore", "moore:2", "moore:2:x", "moore:0:1", "moore:2:1:3", "er", "er:", "er:1.5",
+    for (const char* bad : {"", "complete:1", "moore", "moore:2", "moore:2:x", "moore:0:1", "moore:2:1:3", "er", "er:", "er:1.5",
                             "er:0.1:-1", "er:0.1:2:3", "matrix:", "torus:2:1"})
         EXPECT_THROW(parse_topology(bad), std::invalid_argument) << bad;
 }
