@@ -5,6 +5,7 @@
 // topology, made with the library's MPI_Info hints, all experiments interleaved in random order.
 #include "common/library_stats.h"
 #include "nbrbench/csv_report.h"
+#include "nbrbench/guideline_report.h"
 #include "nbrbench/validation.h"
 
 #include <mpi.h>
@@ -52,7 +53,8 @@ int main_with_mpi(int argc, char** argv) {
         return 2;
     }
     if (options->help) {
-        if (rank == 0) std::printf("%s%s", usage().c_str(), csv_columns_help().c_str());
+        if (rank == 0)
+            std::printf("%s%s%s", usage().c_str(), csv_columns_help().c_str(), guideline_columns_help().c_str());
         return 0;
     }
 
@@ -62,11 +64,19 @@ int main_with_mpi(int argc, char** argv) {
     const auto library = nbrcomb::common::library_stats(control);
     if (rank == 0) describe_setup(library, processes);
 
-    auto communicators = create_communicators(*options, library.has_value(), control);
-    const auto experiments = plan_experiments(*options, communicators);
-    auto records = run_sweep(*options, communicators, experiments, control);
-    const ValidationSummary validation = validate(*options, communicators, experiments, records, control);
-    if (rank == 0) print_csv(*options, communicators, experiments, records, processes);
+    ValidationSummary validation;
+    if (options->guidelines) {
+        const Campaign campaign = run_guideline_campaign(*options, library.has_value(), control);
+        if (rank == 0) print_guideline_report(*options, campaign, processes);
+        validation = {campaign.library_mismatches, campaign.native_deviations};
+    } else {
+        auto communicators = create_communicators(*options, library.has_value(), control);
+        const auto experiments = plan_experiments(*options, communicators);
+        auto records = run_sweep(*options, communicators, experiments, control);
+        validation = validate(*options, communicators, experiments, records, control);
+        if (rank == 0) print_csv(*options, communicators, experiments, records, processes);
+        free_communicators(communicators);
+    }
     if (rank == 0 && validation.native_deviations > 0)
         std::fprintf(stderr,
                      "nbrbench: native MPI received other data than the standard prescribes in %zu "
@@ -76,7 +86,6 @@ int main_with_mpi(int argc, char** argv) {
         std::fprintf(stderr, "nbrbench: MISMATCH: the library delivered wrong data in %zu experiment(s)\n",
                      validation.library_mismatches);
 
-    free_communicators(communicators);
     MPI_Comm_free(&control);
     return validation.library_mismatches == 0 ? 0 : 1;
 }

@@ -10,8 +10,14 @@ namespace nbrcomb::bench {
 namespace {
 
 
-// In- and out-degree of a distributed-graph or Cartesian communicator.
-std::pair<int, int> degrees(MPI_Comm comm) {
+// In- and out-degree of a distributed-graph or Cartesian communicator; every process, itself
+// included, for the global collectives.
+std::pair<int, int> degrees(MPI_Comm comm, Scope scope) {
+    if (scope == Scope::global) {
+        int size = 0;
+        MPI_Comm_size(comm, &size);
+        return {size, size};
+    }
     int kind = MPI_UNDEFINED;
     MPI_Topo_test(comm, &kind);
     if (kind == MPI_CART) {
@@ -22,6 +28,72 @@ std::pair<int, int> degrees(MPI_Comm comm) {
     int in = 0, out = 0, weighted = 0;
     MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
     return {in, out};
+}
+
+// The global collective that a neighborhood collective on a complete graph mimics, with the same
+// arguments; MPI_Alltoallw takes its byte displacements as int.
+int call_global(const calls::NeighborArguments<>& a, Collective collective, Form form, MPI_Request* request) {
+    switch (collective) {
+    case Collective::allgather:
+        if (form == Form::blocking)
+            return MPI_Allgather(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm);
+        if (form == Form::nonblocking)
+            return MPI_Iallgather(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
+                                  request);
+#if MPI_VERSION >= 4
+        return MPI_Allgather_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
+                                  MPI_INFO_NULL, request);
+#endif
+        break;
+    case Collective::allgatherv:
+        if (form == Form::blocking)
+            return MPI_Allgatherv(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcounts, a.displs, a.recvtype,
+                                  a.comm);
+        if (form == Form::nonblocking)
+            return MPI_Iallgatherv(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcounts, a.displs,
+                                   a.recvtype, a.comm, request);
+#if MPI_VERSION >= 4
+        return MPI_Allgatherv_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcounts, a.displs,
+                                   a.recvtype, a.comm, MPI_INFO_NULL, request);
+#endif
+        break;
+    case Collective::alltoall:
+        if (form == Form::blocking)
+            return MPI_Alltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm);
+        if (form == Form::nonblocking)
+            return MPI_Ialltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
+                                 request);
+#if MPI_VERSION >= 4
+        return MPI_Alltoall_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
+                                 MPI_INFO_NULL, request);
+#endif
+        break;
+    case Collective::alltoallv:
+        if (form == Form::blocking)
+            return MPI_Alltoallv(a.sendbuf, a.sendcounts, a.sdispls, a.sendtype, a.recvbuf, a.recvcounts, a.rdispls,
+                                 a.recvtype, a.comm);
+        if (form == Form::nonblocking)
+            return MPI_Ialltoallv(a.sendbuf, a.sendcounts, a.sdispls, a.sendtype, a.recvbuf, a.recvcounts, a.rdispls,
+                                  a.recvtype, a.comm, request);
+#if MPI_VERSION >= 4
+        return MPI_Alltoallv_init(a.sendbuf, a.sendcounts, a.sdispls, a.sendtype, a.recvbuf, a.recvcounts,
+                                  a.rdispls, a.recvtype, a.comm, MPI_INFO_NULL, request);
+#endif
+        break;
+    case Collective::alltoallw:
+        if (form == Form::blocking)
+            return MPI_Alltoallw(a.sendbuf, a.sendcounts, a.sdispls, a.sendtypes, a.recvbuf, a.recvcounts,
+                                 a.rdispls, a.recvtypes, a.comm);
+        if (form == Form::nonblocking)
+            return MPI_Ialltoallw(a.sendbuf, a.sendcounts, a.sdispls, a.sendtypes, a.recvbuf, a.recvcounts,
+                                  a.rdispls, a.recvtypes, a.comm, request);
+#if MPI_VERSION >= 4
+        return MPI_Alltoallw_init(a.sendbuf, a.sendcounts, a.sdispls, a.sendtypes, a.recvbuf, a.recvcounts,
+                                  a.rdispls, a.recvtypes, a.comm, MPI_INFO_NULL, request);
+#endif
+        break;
+    }
+    return MPI_ERR_OTHER;
 }
 
 // Never empty, so no MPI argument is a null pointer, also at degree 0.
@@ -45,9 +117,10 @@ std::optional<Form> parse_form(std::string_view text) {
     return std::nullopt;
 }
 
-NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes)
-    : comm_(comm), collective_(collective), form_(form), block_bytes_(block_bytes) {
-    std::tie(in_degree_, out_degree_) = degrees(comm);
+NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes, calls::Path path,
+                                   Scope scope)
+    : comm_(comm), collective_(collective), form_(form), block_bytes_(block_bytes), path_(path), scope_(scope) {
+    std::tie(in_degree_, out_degree_) = degrees(comm, scope);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     const bool gather = collective == Collective::allgather || collective == Collective::allgatherv;
@@ -70,7 +143,7 @@ NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form fo
     send_types_ = array_of<MPI_Datatype>(out_degree_, MPI_BYTE);
     receive_types_ = array_of<MPI_Datatype>(in_degree_, MPI_BYTE);
 
-    if (form == Form::persistent) arguments().call(calls::Path::library, collective, form, &request_);
+    if (form == Form::persistent) issue();
 }
 
 NeighborExchange::~NeighborExchange() {
@@ -80,10 +153,10 @@ NeighborExchange::~NeighborExchange() {
 void NeighborExchange::run() {
     switch (form_) {
     case Form::blocking:
-        arguments().call(calls::Path::library, collective_, form_);
+        issue();
         return;
     case Form::nonblocking:
-        arguments().call(calls::Path::library, collective_, form_, &request_);
+        issue();
         MPI_Wait(&request_, MPI_STATUS_IGNORE);
         return;
     case Form::persistent:
@@ -91,6 +164,13 @@ void NeighborExchange::run() {
         MPI_Wait(&request_, MPI_STATUS_IGNORE);
         return;
     }
+}
+
+void NeighborExchange::issue() {
+    if (scope_ == Scope::global)
+        call_global(arguments(), collective_, form_, &request_);
+    else
+        arguments().call(path_, collective_, form_, &request_);
 }
 
 void NeighborExchange::scramble_received() { std::ranges::fill(receive_, scrambled); }

@@ -1,7 +1,9 @@
 // One MPI neighborhood collective with its buffers on one topology communicator, in one of its
 // forms: blocking, nonblocking (MPI_Ineighbor_* and MPI_Wait) or, with an MPI-4 library,
 // persistent (MPI_Neighbor_*_init once, then MPI_Start and MPI_Wait). Only standard MPI calls, so
-// whatever intercepts them (libnbrcomb) is measured.
+// whatever intercepts them (libnbrcomb) is measured. Or the global collective a neighborhood
+// collective mimics on a complete graph (MPI_Allgather, ...), which paper 004's GL7 and GL8 compare
+// it with.
 #pragma once
 
 #include "common/neighbor_call.h"
@@ -31,12 +33,18 @@ inline unsigned char payload_byte(int rank, int block, std::size_t offset) {
     return static_cast<unsigned char>(rank * 167 + block * 61 + static_cast<int>(offset % 256) * 7 + 13);
 }
 
+// MPI_Neighbor_X over the communicator's topology, or MPI_X over all its processes.
+enum class Scope { neighborhood, global };
+
 class NeighborExchange {
 public:
     // Every neighbor gets (and every source sends) block_bytes bytes as MPI_BYTE; the v and w
     // forms use the same counts with explicit displacements. The send blocks hold payload_byte,
-    // so the receive buffer shows where each block came from.
-    NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes);
+    // so the receive buffer shows where each block came from. path: through MPI_Neighbor_*, which
+    // the library intercepts where it is loaded, or PMPI_Neighbor_*, the MPI's own. The global
+    // scope treats every process of comm, itself included, as a neighbor, and calls MPI_X.
+    NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes,
+                     calls::Path path = calls::Path::library, Scope scope = Scope::neighborhood);
     ~NeighborExchange();
     NeighborExchange(const NeighborExchange&) = delete;
     NeighborExchange& operator=(const NeighborExchange&) = delete;
@@ -58,11 +66,15 @@ public:
 private:
     // The call's arguments; MPI_BYTE blocks of block_bytes_ everywhere.
     calls::NeighborArguments<> arguments();
+    // Issues the call in its scope: runs it, starts it into request_ or initializes request_.
+    void issue();
 
     MPI_Comm comm_;
     Collective collective_;
     Form form_;
     int block_bytes_;
+    calls::Path path_;
+    Scope scope_;
     int in_degree_ = 0;
     int out_degree_ = 0;
     std::vector<unsigned char> send_;

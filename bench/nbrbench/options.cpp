@@ -16,6 +16,9 @@ struct Preset {
     std::vector<std::string> topologies, collectives, forms, variants;
     std::vector<int> bytes;
     int runs, repetitions, warmup;
+    std::vector<std::string> neighborhoods{};  // the guideline campaign's
+    std::vector<int> dims{};
+    int settle = 0;
 };
 
 const Preset full_sweep{
@@ -37,6 +40,32 @@ const Preset quick_sweep{{"moore:2:1", "er:0.8", "cart:2", "matrix:dwt_162"},
                          8,
                          10,
                          1};
+
+// Paper 004's campaigns (§4) on the processes of one machine: blocking calls of every collective
+// over four decades of message size, the stencils in 2 and 3 dimensions; the quick one for a test.
+const Preset full_guidelines{{},
+                             {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
+                             {"blocking"},
+                             {},
+                             {4, 64, 1024, 16384},
+                             10,
+                             20,
+                             2,
+                             {"vonneumann", "moore", "full"},
+                             {2, 3},
+                             1};
+
+const Preset quick_guidelines{{},
+                              {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
+                              {"blocking"},
+                              {},
+                              {4, 4096},
+                              8,
+                              5,
+                              1,
+                              {"vonneumann", "moore", "full"},
+                              {2},
+                              1};
 
 std::vector<std::string> split_list(std::string_view text) {
     std::vector<std::string> items(1);
@@ -61,15 +90,34 @@ T parse_number(std::string_view flag, std::string_view text, T minimum, T maximu
 
 // The command line's choices, as written; what it leaves out is empty.
 struct Requested {
-    std::vector<std::string> topologies, collectives, forms, variants, bytes;
-    std::optional<int> runs, repetitions, warmup;
+    std::vector<std::string> topologies, collectives, forms, variants, bytes, neighborhoods, dims;
+    std::optional<int> runs, repetitions, warmup, settle, theta, node_size;
 };
 
 void append(std::vector<std::string>& list, std::string_view value) {
     for (std::string& item : split_list(value)) list.push_back(std::move(item));
 }
 
+// The guideline campaign's own lists; what only the sweep takes is refused.
+void fill_guidelines(Options& options, const Requested& requested, const Preset& preset) {
+    if (!requested.topologies.empty() || !requested.variants.empty() || requested.theta || requested.node_size)
+        throw std::invalid_argument(
+            "--guidelines makes its own topologies (--neighborhood, --dims) and runs the library as the environment "
+            "sets it: --topology, --variant, --theta and --node-size are the sweep's");
+    for (const auto& text : requested.neighborhoods.empty() ? preset.neighborhoods : requested.neighborhoods) {
+        if (text != "vonneumann" && text != "moore" && text != "full")
+            throw std::invalid_argument("neighborhood '" + text + "' is none of vonneumann, moore, full");
+        options.neighborhoods.push_back(text);
+    }
+    if (requested.dims.empty()) options.dims = preset.dims;
+    for (const auto& text : requested.dims) options.dims.push_back(parse_number("--dims", text, 1, 8));
+}
+
 void fill(Options& options, const Requested& requested, const Preset& preset) {
+    if (options.guidelines)
+        fill_guidelines(options, requested, preset);
+    else if (!requested.neighborhoods.empty() || !requested.dims.empty())
+        throw std::invalid_argument("--neighborhood and --dims belong to --guidelines");
     for (const auto& text : requested.topologies.empty() ? preset.topologies : requested.topologies)
         options.topologies.push_back(parse_bench_topology(text));
 
@@ -91,7 +139,8 @@ void fill(Options& options, const Requested& requested, const Preset& preset) {
         options.forms.push_back(*form);
     }
 
-    // Native first: every other variant is compared with it.
+    // Native first: every other variant is compared with it. The guideline campaign runs native
+    // MPI and the library as the environment sets it.
     options.variants.push_back(parse_variant("native"));
     for (const auto& text : requested.variants.empty() ? preset.variants : requested.variants) {
         Variant variant = parse_variant(text);
@@ -101,9 +150,12 @@ void fill(Options& options, const Requested& requested, const Preset& preset) {
     if (requested.bytes.empty()) options.bytes = preset.bytes;
     for (const auto& text : requested.bytes) options.bytes.push_back(parse_number("--bytes", text, 1, 1 << 26));
 
+    options.library.theta = requested.theta.value_or(options.library.theta);
+    options.library.node_size = requested.node_size.value_or(options.library.node_size);
     options.runs = requested.runs.value_or(preset.runs);
     options.repetitions = requested.repetitions.value_or(preset.repetitions);
     options.warmup = requested.warmup.value_or(preset.warmup);
+    options.settle = requested.settle.value_or(preset.settle);
 }
 
 }  // namespace
@@ -122,6 +174,10 @@ Options parse_options(int argc, char** argv) {
             quick = true;
             continue;
         }
+        if (flag == "--guidelines") {
+            options.guidelines = true;
+            continue;
+        }
         if (i + 1 == argc) throw std::invalid_argument("unknown flag or missing value: " + std::string(flag));
         const std::string_view value = argv[++i];
         if (flag == "--topology")
@@ -134,22 +190,30 @@ Options parse_options(int argc, char** argv) {
             append(requested.variants, value);
         else if (flag == "--bytes")
             append(requested.bytes, value);
+        else if (flag == "--neighborhood")
+            append(requested.neighborhoods, value);
+        else if (flag == "--dims")
+            append(requested.dims, value);
         else if (flag == "--runs")
             requested.runs = parse_number(flag, value, 1, 100000);
         else if (flag == "--reps")
             requested.repetitions = parse_number(flag, value, 1, 1000000);
         else if (flag == "--warmup")
             requested.warmup = parse_number(flag, value, 0, 1000000);
+        else if (flag == "--settle")
+            requested.settle = parse_number(flag, value, 0, 1000);
         else if (flag == "--theta")
-            options.library.theta = parse_number(flag, value, 1, 1 << 30);
+            requested.theta = parse_number(flag, value, 1, 1 << 30);
         else if (flag == "--node-size")
-            options.library.node_size = parse_number(flag, value, 0, 1 << 30);
+            requested.node_size = parse_number(flag, value, 0, 1 << 30);
         else if (flag == "--seed")
             options.seed = parse_number(flag, value, std::uint64_t{0}, std::numeric_limits<std::uint64_t>::max());
         else
             throw std::invalid_argument("unknown flag: " + std::string(flag));
     }
-    if (!options.help) fill(options, requested, quick ? quick_sweep : full_sweep);
+    if (!options.help)
+        fill(options, requested,
+             options.guidelines ? (quick ? quick_guidelines : full_guidelines) : (quick ? quick_sweep : full_sweep));
     return options;
 }
 

@@ -1,17 +1,13 @@
 #include "nbrbench/sweep.h"
 
 #include "common/library_stats.h"
-#include "nbrbench/dissemination_barrier.h"
+#include "nbrbench/method.h"
 #include "nbrbench/neighbor_exchange.h"
-#include "nbrbench/progress.h"
 #include "stats/run_statistics.h"
 
-#include <algorithm>
 #include <cstddef>
 #include <limits>
-#include <numeric>
 #include <optional>
-#include <random>
 
 namespace nbrcomb::bench {
 
@@ -33,17 +29,11 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     const bool reordering = communicator.reordering.has_value();
     NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
     const auto before = library_snapshot(comm);
-    for (int i = 0; i < options.warmup; ++i) exchange.run();
-
-    const auto repetitions = static_cast<std::size_t>(options.repetitions);
     // The repetitions' times, then the library's figures, all reduced to their maximum at once.
-    std::vector<double> maxima(repetitions + library_column_count, no_figure);
-    for (std::size_t i = 0; i < repetitions; ++i) {
-        dissemination_barrier(control);
-        const double start = MPI_Wtime();
-        exchange.run();
-        maxima[i] = MPI_Wtime() - start;
-    }
+    std::vector<double> maxima =
+        time_repetitions(options.warmup, options.repetitions, control, [&exchange] { exchange.run(); });
+    const auto repetitions = maxima.size();
+    maxima.resize(repetitions + library_column_count, no_figure);
     const auto after = library_snapshot(comm);
 
     // Messages, bytes, the share of calls the library ran itself, and the bytes between nodes with
@@ -114,24 +104,14 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
 std::vector<ExperimentRecord> run_sweep(const Options& options,
                                         const std::vector<TopologyCommunicators>& communicators,
                                         const std::vector<Experiment>& experiments, MPI_Comm control) {
-    int rank = 0;
-    MPI_Comm_rank(control, &rank);
     std::vector<ExperimentRecord> records(experiments.size());
-    std::vector<std::size_t> order(experiments.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    // The same seed on every rank gives every rank the same order.
-    std::mt19937_64 random(options.seed);
-    Progress progress(options.runs, experiments.size(), rank == 0);
-    for (int run = 0; run < options.runs; ++run) {
-        std::ranges::shuffle(order, random);
-        for (std::size_t done = 0; done < order.size(); ++done) {
-            const Experiment& experiment = experiments[order[done]];
-            execute(experiment, communicators[experiment.topology].variants[experiment.variant], options, control,
-                    records[order[done]]);
-            progress.finished(run, done + 1);
-        }
-    }
-    progress.finish();
+    ExperimentRecord untimed;
+    run_in_random_order(options.settle, options.runs, experiments.size(), options.seed, control,
+                        [&](std::size_t e, bool timed) {
+                            const Experiment& experiment = experiments[e];
+                            execute(experiment, communicators[experiment.topology].variants[experiment.variant],
+                                    options, control, timed ? records[e] : untimed);
+                        });
     return records;
 }
 
