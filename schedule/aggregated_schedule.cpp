@@ -2,6 +2,7 @@
 
 #include "schedule/shared_steps.h"
 
+#include <algorithm>
 #include <map>
 
 namespace nbrcomb::detail {
@@ -76,18 +77,28 @@ void add_deliveries(const LocalGraph& graph, const AggregationPattern& pattern, 
     for (auto& [destination, delivery] : deliveries) round.ops.emplace_back(std::move(delivery));
 }
 
+// The edges of a list between nodes, which agents relay: those to other processes not in local.
+std::vector<int> between_nodes(const std::vector<int>& peers, int rank, const std::vector<int>& local) {
+    std::vector<int> edges = edges_to_others(peers, rank);
+    std::erase_if(edges, [&local](int edge) { return std::ranges::find(local, edge) != local.end(); });
+    return edges;
+}
+
 }  // namespace
 
-Schedule build_aggregated_schedule(const LocalGraph& graph, const AggregationPattern& pattern, const CallBlocks& call) {
+Schedule build_aggregated_schedule(const LocalGraph& graph, const AggregationPattern& pattern,
+                                   const CallBlocks& given) {
     Schedule schedule;
-    const CallBlocks whole{call.send, call.recv, call.same_send_block};  // no cutoff
     Round local, internode, deliver, unpack;
-    add_direct_edges(graph, pattern.local_out, pattern.local_in, whole, local);
-    add_handoffs(pattern, whole, schedule, local);
-    add_internode(pattern, whole, schedule, internode);
-    add_deliveries(graph, pattern, whole, deliver);
+    const RelayedBlocks relayed(graph, given, between_nodes(graph.destinations, graph.rank, pattern.local_out),
+                                between_nodes(graph.sources, graph.rank, pattern.local_in), local);
+    const CallBlocks call = relayed.call();
+    add_direct_edges(graph, pattern.local_out, pattern.local_in, call, local);
+    add_handoffs(pattern, call, schedule, local);
+    add_internode(pattern, call, schedule, internode);
+    add_deliveries(graph, pattern, call, deliver);
     for (const IncomingMessage& message : pattern.delivered)
-        add_assembled_receive(graph, message, whole, schedule, deliver, deliver, unpack);
+        add_assembled_receive(graph, message, call, schedule, deliver, deliver, unpack);
     for (Round* round : {&local, &internode, &deliver, &unpack})
         if (!round->ops.empty()) schedule.rounds.push_back(std::move(*round));
     return schedule;

@@ -15,8 +15,9 @@ namespace nbrcomb::detail {
 // Round 2 (r): each agent copies the blocks meant for itself and sends every other process of
 // the node one bare message of the blocks for it; each process takes those. Round 3: the
 // bare messages unpacked into place. An allgather block goes once into each packet and each
-// message between nodes, however many processes there it is for. The call's cutoff does not
-// apply: every edge between nodes is aggregated.
+// message between nodes, however many processes there it is for. Blocks between nodes above the
+// call's cutoff go as direct messages in round 0 instead, keeping an empty place in the
+// aggregated ones (RelayedBlocks, shared_steps.h).
 Schedule build_aggregated_schedule(const LocalGraph& graph, const AggregationPattern& pattern, const CallBlocks& call);
 
 }  // namespace nbrcomb::detail

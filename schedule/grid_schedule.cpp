@@ -30,12 +30,14 @@ Parts parts_of(const std::vector<RoutedEdge>& edges, bool same_send_block) {
 
 }  // namespace
 
-Schedule build_grid_schedule(const LocalGraph& graph, const GridPattern& pattern, const CallBlocks& call) {
+Schedule build_grid_schedule(const LocalGraph& graph, const GridPattern& pattern, const CallBlocks& given) {
     Schedule schedule;
     schedule.slots = pattern.slots;
-    const CallBlocks whole{call.send, call.recv, call.same_send_block};  // no cutoff
     std::vector<Round> rounds(pattern.rounds.size() + 1);
-    add_direct_edges(graph, pattern.self_loops, {}, whole, rounds.front());
+    const RelayedBlocks relayed(graph, given, edges_to_others(graph.destinations, graph.rank),
+                                edges_to_others(graph.sources, graph.rank), rounds.front());
+    const CallBlocks call = relayed.call();
+    add_direct_edges(graph, pattern.self_loops, {}, call, rounds.front());
     std::vector<Parts> slots(static_cast<std::size_t>(pattern.slots));
     for (std::size_t r = 0; r < pattern.rounds.size(); ++r) {
         Round& round = rounds[r];
@@ -56,7 +58,7 @@ Schedule build_grid_schedule(const LocalGraph& graph, const GridPattern& pattern
         }
         for (const GridReceive& receive : pattern.rounds[r].receives) {
             if (receive.slot < 0) {
-                add_assembled_receive(graph, {receive.peer, receive.in_edges}, whole, schedule, round, round,
+                add_assembled_receive(graph, {receive.peer, receive.in_edges}, call, schedule, round, round,
                                       rounds[r + 1]);
                 continue;
             }

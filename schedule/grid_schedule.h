@@ -12,8 +12,8 @@ namespace nbrcomb::detail {
 // blocks, bare where every block ends there; sized messages from the peers into slots, bare ones
 // into temporary space. The round after: the blocks that end here copied into place. An
 // allgather block goes once in a sized message however many destinations it is on its way to.
-// The call's cutoff does not apply: a forwarder cannot tell a block's size from its own
-// arguments.
+// Blocks above the call's cutoff go as direct messages in round 0 instead, keeping an empty place
+// in the routed messages (RelayedBlocks, shared_steps.h).
 Schedule build_grid_schedule(const LocalGraph& graph, const GridPattern& pattern, const CallBlocks& call);
 
 }  // namespace nbrcomb::detail

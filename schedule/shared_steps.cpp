@@ -67,4 +67,30 @@ void add_assembled_receive(const LocalGraph& graph, const IncomingMessage& messa
     schedule.temp_bytes += bytes;
 }
 
+RelayedBlocks::RelayedBlocks(const LocalGraph& graph, const CallBlocks& call, std::span<const int> out_edges,
+                             std::span<const int> in_edges, Round& direct)
+    : send_(call.send.begin(), call.send.end()), recv_(call.recv.begin(), call.recv.end()),
+      same_send_block_(call.same_send_block) {
+    const auto above = [&call](std::vector<Block>& blocks, std::span<const int> edges) {
+        std::vector<int> direct_edges;
+        for (const int edge : edges) {
+            Block& block = blocks[static_cast<std::size_t>(edge)];
+            if (block.bytes <= call.cutoff) continue;
+            direct_edges.push_back(edge);
+            block = {block.at, 0, block.type, 0};
+        }
+        return direct_edges;
+    };
+    const std::vector<int> direct_out = above(send_, out_edges);
+    const std::vector<int> direct_in = above(recv_, in_edges);
+    add_direct_edges(graph, direct_out, direct_in, call, direct);
+}
+
+std::vector<int> edges_to_others(const std::vector<int>& peers, int rank) {
+    std::vector<int> edges;
+    for (std::size_t i = 0; i < peers.size(); ++i)
+        if (peers[i] != rank) edges.push_back(static_cast<int>(i));
+    return edges;
+}
+
 }  // namespace nbrcomb::detail

@@ -6,6 +6,7 @@
 #include "schedule/schedule.h"
 
 #include <span>
+#include <vector>
 
 namespace nbrcomb::detail {
 
@@ -25,5 +26,26 @@ void add_direct_edges(const LocalGraph& graph, std::span<const int> out_edges, s
 // direct); a message of no bytes is not sent.
 void add_assembled_receive(const LocalGraph& graph, const IncomingMessage& message, const CallBlocks& call,
                            Schedule& schedule, Round& direct, Round& receive, Round& unpack);
+
+// Where a plan relays blocks through other processes (grid routes, node agents), the blocks above
+// the call's cutoff still go as direct messages: both ends of an edge know its size from their own
+// counts, which a relay could not. Built from the relayed out- and in-edges, it adds those above
+// the cutoff to direct as direct messages, and call() gives the blocks to relay, those above the
+// cutoff emptied so that relayed messages keep an empty place for them, with no cutoff left.
+class RelayedBlocks {
+public:
+    RelayedBlocks(const LocalGraph& graph, const CallBlocks& call, std::span<const int> out_edges,
+                  std::span<const int> in_edges, Round& direct);
+    RelayedBlocks(const RelayedBlocks&) = delete;
+    RelayedBlocks& operator=(const RelayedBlocks&) = delete;
+    CallBlocks call() const { return {send_, recv_, same_send_block_}; }
+
+private:
+    std::vector<Block> send_, recv_;
+    bool same_send_block_;
+};
+
+// The edges of a list that join the process to another one, not to itself.
+std::vector<int> edges_to_others(const std::vector<int>& peers, int rank);
 
 }  // namespace nbrcomb::detail

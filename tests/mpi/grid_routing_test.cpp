@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <tuple>
 #include <vector>
 
@@ -23,24 +24,35 @@ struct GridCase {
     std::string topology;  // named_digraph's name
     nbrcomb_mode mode;
     bool stencil;  // whether messages per call must fall (from 4 ranks on)
+    // Blocks above this many bytes go as direct messages beside the routed ones (0: none).
+    int combine_limit = 0;
 };
 
 void PrintTo(const GridCase& c, std::ostream* out) { *out << c.name; }
 
 // Store-and-forward on nodes of 2, so that its grids put the nodes' dimensions first.
-Hints hints_of(nbrcomb_mode mode) {
-    if (mode == NBRCOMB_MODE_DIMWISE) return {{"nbrcomb_mode", "dimwise"}};
-    return {{"nbrcomb_mode", "forward"}, {"nbrcomb_node_size", "2"}};
+Hints hints_of(const GridCase& c) {
+    Hints hints{{"nbrcomb_mode", c.mode == NBRCOMB_MODE_DIMWISE ? "dimwise" : "forward"}};
+    if (c.mode == NBRCOMB_MODE_FORWARD) hints.push_back({"nbrcomb_node_size", "2"});
+    if (c.combine_limit > 0) hints.push_back({"nbrcomb_combine_limit", std::to_string(c.combine_limit)});
+    return hints;
+}
+
+// The messages the library sent on comm and native MPI's for the same calls, summed over the ranks.
+std::pair<unsigned long long, unsigned long long> messages_of(MPI_Comm comm, const GridCase& c) {
+    nbrcomb_stats stats{};
+    EXPECT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    EXPECT_EQ(stats.mode, c.mode);
+    unsigned long long sums[2] = {stats.messages_sent, stats.native_messages};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    return {sums[0], sums[1]};
 }
 
 void expect_fewer_messages(MPI_Comm comm, const GridCase& c) {
-    nbrcomb_stats stats{};
-    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
-    ASSERT_EQ(stats.mode, c.mode);
-    if (!c.stencil || size_of(MPI_COMM_WORLD) < 4) return;
-    unsigned long long sums[2] = {stats.messages_sent, stats.native_messages};
-    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-    EXPECT_LT(sums[0], sums[1]);
+    const auto [sent, native] = messages_of(comm, c);
+    if (c.stencil && size_of(MPI_COMM_WORLD) >= 4) {
+        EXPECT_LT(sent, native);
+    }
 }
 
 const std::vector<GridCase> blocking_cases{
@@ -57,6 +69,7 @@ const std::vector<GridCase> blocking_cases{
     {"complete_forward", "er:1.0", NBRCOMB_MODE_FORWARD, true},
     {"dense_random_forward", "er:0.5:7", NBRCOMB_MODE_FORWARD, false},
     {"matrix_lp_sctap2_forward", "matrix:lp_sctap2.mtx", NBRCOMB_MODE_FORWARD, false},
+    {"random_idle_forward_combine_limit", "random:56", NBRCOMB_MODE_FORWARD, false, 24},
 };
 
 class GridRouting : public testing::TestWithParam<GridCase> {};
@@ -64,7 +77,7 @@ class GridRouting : public testing::TestWithParam<GridCase> {};
 TEST_P(GridRouting, every_shape_matches_native) {
     const GridCase& c = GetParam();
     const Digraph graph = named_digraph(c.topology, size_of(MPI_COMM_WORLD));
-    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(c.mode)});
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(c)});
     expect_every_shape_matches_native(comm);
     expect_fewer_messages(comm, c);
 }
@@ -76,7 +89,27 @@ const std::vector<GridCase> form_cases{
     {"moore_3d_r1_dimwise", "moore:3:1", NBRCOMB_MODE_DIMWISE, true},
     {"random_dimwise", "random:54", NBRCOMB_MODE_DIMWISE, false},
     {"random_forward", "random:55", NBRCOMB_MODE_FORWARD, false},
+    {"random_forward_combine_limit", "random:57", NBRCOMB_MODE_FORWARD, false, 24},
 };
+
+// Blocks above the combine limit go as direct messages beside the routed ones: on a stencil, the
+// same calls then send more messages than without the limit.
+TEST(GridRoutingLimit, blocks_above_the_combine_limit_go_directly) {
+    const GridCase routed{"moore_2d_r2_dimwise", "moore:2:2", NBRCOMB_MODE_DIMWISE, true};
+    GridCase limited = routed;
+    limited.combine_limit = 24;
+    const Digraph graph = named_digraph(routed.topology, size_of(MPI_COMM_WORLD));
+    const Comm plain = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(routed)});
+    const Comm with_limit = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(limited)});
+    expect_every_shape_matches_native(plain);
+    expect_every_shape_matches_native(with_limit);
+    const auto [plain_sent, native] = messages_of(plain, routed);
+    const auto [limited_sent, same_native] = messages_of(with_limit, limited);
+    EXPECT_EQ(native, same_native);
+    if (size_of(MPI_COMM_WORLD) >= 4) {
+        EXPECT_GT(limited_sent, plain_sent);
+    }
+}
 
 class GridRoutingForms : public testing::TestWithParam<std::tuple<GridCase, Form>> {};
 
@@ -85,7 +118,7 @@ TEST_P(GridRoutingForms, every_shape_matches_native) {
     if (form == Form::persistent && !has_persistent_collectives)
         GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
     const Digraph graph = named_digraph(c.topology, size_of(MPI_COMM_WORLD));
-    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(c.mode)});
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph, {.hints = hints_of(c)});
     expect_every_shape_matches_native(comm, form);
     expect_fewer_messages(comm, c);
 }
