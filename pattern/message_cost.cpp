@@ -111,6 +111,18 @@ RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, cons
     return tally.costs();
 }
 
+RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block) {
+    const LocalGraph self{rank, {}, {}};
+    Tally tally(self, node_of);
+    int round = 0;
+    for (int distance = 1; distance < size && round < RoundCosts::rounds; distance *= 2, ++round) {
+        const auto blocks = static_cast<std::size_t>(same_send_block ? distance : (size + 1) / 2);
+        tally.send(round, (rank + distance) % size, blocks);
+        tally.receive(round, (rank - distance + size) % size, blocks);
+    }
+    return tally.costs();
+}
+
 double estimated_time(const RoundCosts& busiest, std::size_t block_bytes, const MessageOverheads& overheads) {
     const auto bytes = static_cast<double>(block_bytes);
     double time = 0;

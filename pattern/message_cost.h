@@ -1,5 +1,6 @@
 // An estimate of one call's time from its messages, by which auto mode orders its combining
-// candidates: pairs of friends, node aggregation, routing over a process grid.
+// candidates: pairs of friends, node aggregation, routing over a process grid, the MPI's global
+// collective.
 #pragma once
 
 #include "pattern/grid_routing.h"
@@ -45,6 +46,12 @@ RoundCosts round_costs(const LocalGraph& graph, const AggregationPattern& patter
                        bool same_send_block);
 RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, const std::vector<int>& node_of,
                        bool same_send_block);
+
+// The MPI's own collective over all size processes (a complete graph's calls as the global plan
+// runs them), as the dissemination its algorithms for small blocks follow: in round k one message to
+// rank + 2^k and one from rank - 2^k, of 2^k blocks (allgather, recursive doubling) or half the
+// processes' (alltoall, Bruck's).
+RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block);
 
 // The estimated time of a call of blocks of block_bytes from the elementwise maximum of every
 // process's round costs: per round the busiest process's overheads, its blocks' bytes and a wire

@@ -14,7 +14,7 @@ class AggregationPlan final : public Plan {
 public:
     AggregationPlan(AggregationPattern pattern, Pattern::Cost cost) : pattern_(std::move(pattern)), cost_(cost) {}
 
-    Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const override {
+    Schedule build_schedule(const LocalGraph& graph, const CallBlocks& call) const override {
         return build_aggregated_schedule(graph, pattern_, call);
     }
     RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,

@@ -32,6 +32,8 @@ struct PlanSettings {
     std::shared_ptr<const std::vector<int>> node_of{};
     // The process grids the multi-hop algorithms route over (the processes choose them together).
     GridChoices grids{};
+    // Every process lists every other once as a source and as a destination (global_plan.h).
+    bool complete_graph = false;
 };
 
 // One process's plan: plain data computed once per topology, shared by a communicator and its
@@ -40,8 +42,9 @@ class Plan {
 public:
     virtual ~Plan() = default;
 
-    // Phase 2: what this process does in one call of these blocks.
-    virtual Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const = 0;
+    // Phase 2: what this process does in one call of these blocks, each round posted in an order
+    // that depends on the graph alone (canonical_order.h).
+    Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const;
     // This process's part of a call's estimated time (pattern/message_cost.h), for allgather's
     // blocks (same_send_block) or alltoall's.
     virtual RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
@@ -59,6 +62,10 @@ public:
     virtual Task<std::vector<std::string>> check(Transport& transport, const LocalGraph& graph) const;
     // What Phase 1 cost this process, where the algorithm counts it.
     virtual Pattern::Cost cost() const { return {}; }
+
+protected:
+    // The schedule, its rounds' operations in any order.
+    virtual Schedule build_schedule(const LocalGraph& graph, const CallBlocks& call) const = 0;
 };
 
 using PlanTask = Task<std::shared_ptr<const Plan>>;

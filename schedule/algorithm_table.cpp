@@ -5,6 +5,7 @@
 #include "pattern/pattern_builder.h"
 #include "schedule/aggregation_plan.h"
 #include "schedule/combining_plan.h"
+#include "schedule/global_plan.h"
 #include "schedule/grid_plan.h"
 
 #include <algorithm>
@@ -18,6 +19,7 @@ bool never(const PlanSettings&) { return false; }
 bool always(const PlanSettings&) { return true; }
 bool stencil_pays(const PlanSettings& settings) { return settings.grids.stencil_pays; }
 bool cube_pays(const PlanSettings& settings) { return settings.grids.cube_pays; }
+bool complete(const PlanSettings& settings) { return settings.complete_graph; }
 
 // Whether the processes that take part in calls run on more than one node.
 bool spans_nodes(const PlanSettings& settings) {
@@ -34,6 +36,7 @@ constexpr Algorithm table[] = {
     {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false, false},
     {NBRCOMB_MODE_DIMWISE, "dimwise", plan_dimensionwise, stencil_pays, GridChannel::count, false, true},
     {NBRCOMB_MODE_FORWARD, "forward", plan_store_and_forward, cube_pays, GridChannel::count, false, true},
+    {NBRCOMB_MODE_GLOBAL, "global", plan_global, complete, 0, false, false},
 };
 
 }  // namespace

@@ -18,6 +18,9 @@ struct CallBlocks {
     // Blocks larger than this travel as direct messages even on edges the pattern combines:
     // both ends of an edge know its block's size, so they agree without asking.
     std::size_t cutoff = SIZE_MAX;
+    // Every block of the call has one size on every process (allgather and alltoall, unlike their
+    // v and w forms), which the MPI's global collectives of one count need.
+    bool uniform = false;
 };
 
 }  // namespace nbrcomb::detail

@@ -13,8 +13,8 @@ class PatternPlan final : public Plan {
 public:
     explicit PatternPlan(Pattern pattern) : pattern_(std::move(pattern)) {}
 
-    Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const override {
-        return build_schedule(graph, pattern_, call);
+    Schedule build_schedule(const LocalGraph& graph, const CallBlocks& call) const override {
+        return detail::build_schedule(graph, pattern_, call);
     }
     RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
                            bool same_send_block) const override {

@@ -255,6 +255,33 @@ int Execution::post(const SlotCopyOp& op) {
     return copy_block(block.data(), packed, address<void*>(op.to.at), op.to);
 }
 
+// Always the nonblocking collective, whatever the call's form: a blocking collective would not
+// match another process's nonblocking one, and it would stall the operations in flight here.
+int Execution::post(const GlobalOp& op) {
+    for (const CopyOp& copy : op.pack)
+        if (const int err = post(copy); err != MPI_SUCCESS) return err;
+    ++traffic_.global_collectives;
+    const void* send = address<const void*>(op.send_base);
+    void* recv = address<void*>(op.recv_base);
+    requests_.push_back(MPI_REQUEST_NULL);
+    MPI_Request* request = &requests_.back();
+    const int* send_counts = op.send_counts.data();
+    const int* recv_counts = op.recv_counts.data();
+    switch (op.collective) {
+    case GlobalCollective::allgather:
+        return PMPI_Iallgather(send, *send_counts, MPI_BYTE, recv, *recv_counts, MPI_BYTE, comm_, request);
+    case GlobalCollective::allgatherv:
+        return PMPI_Iallgatherv(send, *send_counts, MPI_BYTE, recv, recv_counts, op.recv_displs.data(), MPI_BYTE,
+                                comm_, request);
+    case GlobalCollective::alltoall:
+        return PMPI_Ialltoall(send, *send_counts, MPI_BYTE, recv, *recv_counts, MPI_BYTE, comm_, request);
+    case GlobalCollective::alltoallv:
+        return PMPI_Ialltoallv(send, send_counts, op.send_displs.data(), MPI_BYTE, recv, recv_counts,
+                               op.recv_displs.data(), MPI_BYTE, comm_, request);
+    }
+    return MPI_ERR_INTERN;
+}
+
 std::size_t Execution::size_of(const SlotPart& part) const { return handed_over(part).size(); }
 
 // A part of a sized message received into a slot.

@@ -18,12 +18,14 @@ struct CallBuffers {
     void* recv;
 };
 
-// What an execution sent, and the part of it between nodes.
+// What an execution sent, and the part of it between nodes; the MPI's global collectives it ran
+// apart, since their messages are the MPI's.
 struct Traffic {
     std::size_t messages = 0;
     std::size_t bytes = 0;
     std::size_t internode_messages = 0;
     std::size_t internode_bytes = 0;
+    std::size_t global_collectives = 0;
 };
 
 // The node of every rank of the communicator, for telling which messages cross nodes; of_rank
@@ -94,6 +96,7 @@ private:
     int post(const RelayOp& op);
     int post(const ProbeRecvOp& op);
     int post(const SlotCopyOp& op);
+    int post(const GlobalOp& op);
     int receive_probed(const ProbeRecvOp& op, struct ProbedMessage& message);
     std::span<const std::byte> handed_over(const SlotPart& part) const;
     std::size_t size_of(const Block& block) const { return block.bytes; }

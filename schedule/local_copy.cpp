@@ -6,9 +6,6 @@
 
 namespace nbrcomb::detail {
 
-namespace {
-
-// Offset of the first byte when count elements of type form one gap-free run of bytes.
 std::optional<MPI_Aint> contiguous_start(int count, MPI_Datatype type, std::size_t bytes) {
     MPI_Aint true_lb = 0, true_extent = 0, lb = 0, extent = 0;
     if (PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS) return std::nullopt;
@@ -19,8 +16,6 @@ std::optional<MPI_Aint> contiguous_start(int count, MPI_Datatype type, std::size
     if (!element_dense || !elements_adjacent) return std::nullopt;
     return true_lb;
 }
-
-}  // namespace
 
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block) {
     // As a receive of a longer message: nothing is written past the block.

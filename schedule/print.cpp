@@ -52,6 +52,18 @@ struct OpPrinter {
         print_part(op.from);
         out << " to " << op.to;
     }
+    void operator()(const GlobalOp& op) const {
+        constexpr const char* names[] = {"allgather", "allgatherv", "alltoall", "alltoallv"};
+        out << "global " << names[static_cast<int>(op.collective)] << " after " << op.pack.size() << " copies, from "
+            << name(op.send_base.space) << '+' << op.send_base.offset << " (";
+        print_counts(op.send_counts);
+        out << " B) into " << name(op.recv_base.space) << '+' << op.recv_base.offset << " (";
+        print_counts(op.recv_counts);
+        out << " B)";
+    }
+    void print_counts(const std::vector<int>& counts) const {
+        for (std::size_t r = 0; r < counts.size(); ++r) out << (r > 0 ? " " : "") << counts[r];
+    }
     void print_part(const SlotPart& part) const {
         out << " slot " << part.slot << " part " << part.part << '/' << part.parts;
     }

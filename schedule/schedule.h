@@ -94,7 +94,25 @@ struct SlotCopyOp {
     Block to;
 };
 
-using Op = std::variant<SendOp, RecvOp, CopyOp, RelayOp, ProbeRecvOp, SlotCopyOp>;
+// The MPI's collectives over all processes of the communicator that a neighborhood collective on a
+// complete graph runs as (schedule/global_plan.h), on bytes.
+enum class GlobalCollective { allgather, allgatherv, alltoall, alltoallv };
+
+// One of them over the execution's communicator. Rank r's bytes lie at displs[r] from a side's base
+// with counts[r] bytes (allgather and alltoall: one count for all, rank r's at r * count; allgather
+// and allgatherv send their one block from the base); pack first copies the blocks to send into
+// place where they do not lie there already. Posted as the nonblocking collective whatever the
+// call's form: processes must not mix blocking and nonblocking collectives.
+struct GlobalOp {
+    GlobalCollective collective;
+    std::vector<CopyOp> pack;
+    BufferRef send_base;
+    std::vector<int> send_counts, send_displs;
+    BufferRef recv_base;
+    std::vector<int> recv_counts, recv_displs;
+};
+
+using Op = std::variant<SendOp, RecvOp, CopyOp, RelayOp, ProbeRecvOp, SlotCopyOp, GlobalOp>;
 
 // The operations of one round run concurrently and the round ends when all have completed,
 // so a copy must not read what the same round receives.

@@ -34,6 +34,11 @@ std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, S
     return of_edges;
 }
 
+// Whether every block of the call has one size on every process: allgather's and alltoall's.
+bool uniform_blocks(Collective collective) {
+    return collective == Collective::allgather || collective == Collective::alltoall;
+}
+
 // What native MPI sends for a call of these blocks, one message per out-edge: in all, between
 // nodes where the library knows them, and with reorder=1 the bytes between nodes with the old
 // and the new ranks.
@@ -69,7 +74,8 @@ std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& 
     const double start = PMPI_Wtime();
     const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
     const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
-    const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff};
+    const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff,
+                            uniform_blocks(args.collective)};
     const Plan& plan = combined ? topology.combined_plan() : *topology.direct;
     std::shared_ptr<const PlannedCall> built = state.schedules.insert(
         key, {plan.schedule(topology.graph, blocks), native_traffic(send_blocks, topology)});
@@ -139,11 +145,12 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     auto send = edge_blocks(args.send, *topology, Space::send);
     auto recv = edge_blocks(args.recv, *topology, Space::recv);
     const bool same = args.send.layout == Layout::same;
+    const bool uniform = uniform_blocks(args.collective);
     const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, SIZE_MAX, {}});
     return {std::shared_ptr<const Schedule>(reference, &reference->schedule),
-            [topology, send = std::move(send), recv = std::move(recv), same](std::size_t cutoff) {
+            [topology, send = std::move(send), recv = std::move(recv), same, uniform](std::size_t cutoff) {
                 return std::make_shared<const Schedule>(
-                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff}));
+                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff, uniform}));
             },
             args.collective, shape_class(args, *topology), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
 }

@@ -45,7 +45,8 @@ std::vector<std::string> probe_deliveries(const Plan& plan, const LocalGraph& gr
     }
     for (std::size_t i = 0; i < in; ++i) recv_blocks.push_back(int_block(Space::recv, 2 * i, 2));
     // Both calls run whatever the first gives, so that no neighbor waits for a message never sent.
-    const int alltoall = run_call(plan, graph, {send_blocks, recv_blocks, false}, send, recv, comm, first_tags[0]);
+    const CallBlocks alltoall_blocks{send_blocks, recv_blocks, false, SIZE_MAX, true};
+    const int alltoall = run_call(plan, graph, alltoall_blocks, send, recv, comm, first_tags[0]);
     if (alltoall != MPI_SUCCESS) problems.push_back("the probe alltoall failed with MPI error " + std::to_string(alltoall));
     for (std::size_t i = 0; i < in && alltoall == MPI_SUCCESS; ++i)
         if (recv[2 * i] != graph.sources[i] || recv[2 * i + 1] != in_repeat[i])
@@ -57,7 +58,8 @@ std::vector<std::string> probe_deliveries(const Plan& plan, const LocalGraph& gr
     std::vector<int> gathered(in, -1);
     recv_blocks.clear();
     for (std::size_t i = 0; i < in; ++i) recv_blocks.push_back(int_block(Space::recv, i, 1));
-    const int allgather = run_call(plan, graph, {same_blocks, recv_blocks, true}, mine, gathered, comm, first_tags[1]);
+    const CallBlocks allgather_blocks{same_blocks, recv_blocks, true, SIZE_MAX, true};
+    const int allgather = run_call(plan, graph, allgather_blocks, mine, gathered, comm, first_tags[1]);
     if (allgather != MPI_SUCCESS)
         problems.push_back("the probe allgather failed with MPI error " + std::to_string(allgather));
     for (std::size_t i = 0; i < in && allgather == MPI_SUCCESS; ++i)

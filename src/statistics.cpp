@@ -40,7 +40,8 @@ namespace {
     FIELD(internode_messages, true, false, false)       \
     FIELD(internode_bytes, true, false, false)          \
     FIELD(native_internode_messages, true, false, false) \
-    FIELD(native_internode_bytes, true, false, false)
+    FIELD(native_internode_bytes, true, false, false)    \
+    FIELD(global_calls, true, false, false)
 
 // A field of nbrcomb_stats left out of the list would neither sum nor survive a reset.
 #define NBRCOMB_FIELD_SIZE(name, sums, reset_keeps, duplicate_keeps) +sizeof(nbrcomb_stats::name)
@@ -79,6 +80,11 @@ nbrcomb_stats for_duplicate(const nbrcomb_stats& stats) { return kept<false>(sta
 
 void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeTraffic& native, std::size_t rounds) {
     ++stats.calls;
+    stats.rounds += rounds;
+    if (sent.global_collectives > 0) {  // the MPI's messages: nothing to set against native MPI's
+        ++stats.global_calls;
+        return;
+    }
     stats.messages_sent += sent.messages;
     stats.bytes_sent += sent.bytes;
     stats.native_messages += native.messages;
@@ -89,7 +95,6 @@ void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeT
     stats.internode_bytes += sent.internode_bytes;
     stats.native_internode_messages += native.internode_messages;
     stats.native_internode_bytes += native.internode_bytes;
-    stats.rounds += rounds;
 }
 
 void count_native_call(nbrcomb_stats& stats, std::size_t out_edges) {

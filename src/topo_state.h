@@ -42,6 +42,7 @@ struct Topology {
     std::vector<int> source_weights;
     std::vector<int> destination_weights;
     std::optional<EdgeBlocks> blocks;  // Cartesian: which call block each edge is; none: edge i is block i
+    bool complete_graph = false;       // every process lists every other once each way (global_plan.h)
     // The MPI's own collectives get this graph wrong (repeated edges, and Cartesian neighbors
     // twice, on MPICH 4.0): the library runs every call, natively routed ones with its one
     // message per edge.

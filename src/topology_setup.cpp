@@ -3,6 +3,7 @@
 #include "mapping/locality.h"
 #include "pattern/message_cost.h"
 #include "schedule/combining_plan.h"
+#include "schedule/global_plan.h"
 #include "schedule/mpi_features.h"
 #include "src/adjacency.h"
 #include "src/delivery_probe.h"
@@ -223,7 +224,8 @@ void build_plans(TopoState& state, Topology& topology) {
     PlanSettings settings{.theta = config.theta,
                           .k = config.k,
                           .max_hyperedges = config.max_hyperedges,
-                          .node_of = topology.node_of};
+                          .node_of = topology.node_of,
+                          .complete_graph = topology.complete_graph};
     if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
     const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings);
     if (std::ranges::any_of(planned, &Algorithm::uses_domains)) {
@@ -283,19 +285,24 @@ struct CreationAgreement {
     bool settings_agree = false;  // the settings that shape schedules, or schedules would not meet
     bool edges_agree = false;     // every edge is listed by both its ends, or Phase 1 would wait forever
     bool idle_somewhere = false;  // some process has no edge
+    bool complete_graph = false;  // every process lists every other once each way (global_plan.h)
 };
 
-CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph) {
+CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph, int size) {
     std::vector<int> values = schedule_shaping_values(config);
     const std::size_t n = values.size();
     for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
     values.push_back(graph.sources.empty() && graph.destinations.empty() ? 1 : 0);
+    values.push_back(complete_vertex(graph, size) ? 0 : 1);
     std::uint64_t balance = 0;  // unsigned: the sums wrap
     for (const int destination : graph.destinations) balance += edge_fingerprint(graph.rank, destination);
     for (const int source : graph.sources) balance -= edge_fingerprint(source, graph.rank);
     allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
     allreduce_progressing(&balance, 1, MPI_UINT64_T, MPI_SUM, comm);
-    CreationAgreement agreed{.settings_agree = true, .edges_agree = balance == 0, .idle_somewhere = values.back() != 0};
+    CreationAgreement agreed{.settings_agree = true,
+                             .edges_agree = balance == 0,
+                             .idle_somewhere = values[2 * n] != 0,
+                             .complete_graph = values[2 * n + 1] == 0};
     for (std::size_t i = 0; i < n; ++i)
         if (values[i] != -values[n + i]) agreed.settings_agree = false;
     return agreed;
@@ -328,7 +335,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     // Where the MPI has no neighborhood collectives, "off" is the library's direct schedule.
     if (!mpi_has_topologies && state->config.mode == NBRCOMB_MODE_OFF) state->config.mode = NBRCOMB_MODE_DIRECT;
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
-    const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph);
+    const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph, topology->size);
     if (!agreed.settings_agree) return leave_native(topo_comm, "processes disagree on nbrcomb settings");
     if (!agreed.edges_agree)
         return leave_native(topo_comm, "the two ends of some edge of a new topology list it differently (an erroneous graph)");
@@ -351,6 +358,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     }
     state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
     state->idle_somewhere = agreed.idle_somewhere;
+    topology->complete_graph = agreed.complete_graph;
     state->topology = topology;
     if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
         return leave_native(topo_comm, "the library could not set up its communicators");

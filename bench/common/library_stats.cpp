@@ -34,6 +34,7 @@ const char* mode_name(nbrcomb_mode mode) {
     case NBRCOMB_MODE_AGGREGATE: return "aggregate";
     case NBRCOMB_MODE_DIMWISE: return "dimwise";
     case NBRCOMB_MODE_FORWARD: return "forward";
+    case NBRCOMB_MODE_GLOBAL: return "global";
     }
     return "unknown";
 }

@@ -10,8 +10,8 @@ namespace nbrcomb::bench {
 namespace {
 
 constexpr const char* variant_forms =
-    "native, direct, pairs, auto, groups:K (K 2..16), aggregate, pairs, auto and groups:K with :aware, then "
-    "each but native with :reorder";
+    "native, direct, pairs, auto, groups:K (K 2..16), aggregate, dimwise, forward, global, pairs, auto and "
+    "groups:K with :aware, then each but native with :reorder";
 
 [[noreturn]] void bad_variant(const std::string& text) {
     throw std::invalid_argument("variant '" + text + "' is none of " + variant_forms);
@@ -48,7 +48,8 @@ Variant parse_variant(const std::string& text) {
     const std::pair<std::string_view, nbrcomb_mode> unaware[] = {{"direct", NBRCOMB_MODE_DIRECT},
                                                                   {"aggregate", NBRCOMB_MODE_AGGREGATE},
                                                                   {"dimwise", NBRCOMB_MODE_DIMWISE},
-                                                                  {"forward", NBRCOMB_MODE_FORWARD}};
+                                                                  {"forward", NBRCOMB_MODE_FORWARD},
+                                                                  {"global", NBRCOMB_MODE_GLOBAL}};
     for (const auto& [name, mode] : unaware)
         if (rest == name && !variant.aware) {
             variant.mode = mode;
@@ -79,6 +80,7 @@ MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) 
     case NBRCOMB_MODE_AUTO: set(info, "nbrcomb_mode", "auto"); break;
     case NBRCOMB_MODE_AGGREGATE: set(info, "nbrcomb_mode", "aggregate"); break;
     case NBRCOMB_MODE_DIMWISE: set(info, "nbrcomb_mode", "dimwise"); break;
+    case NBRCOMB_MODE_GLOBAL: set(info, "nbrcomb_mode", "global"); break;
     case NBRCOMB_MODE_FORWARD: set(info, "nbrcomb_mode", "forward"); break;
     }
     set(info, "nbrcomb_reorder", variant.reorder ? "on" : "off");

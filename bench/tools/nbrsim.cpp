@@ -7,6 +7,7 @@
 #include "pattern/simulated_phase1.h"
 #include "pattern/simulator.h"
 #include "schedule/algorithm_table.h"
+#include "schedule/global_plan.h"
 #include "topology/spec.h"
 
 #include <algorithm>
@@ -27,14 +28,15 @@ namespace {
 constexpr const char* usage =
     "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode ALGORITHM]\n"
     "              [--k K]... [--node-size N] [--max-hyperedges N] [--check]\n"
-    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH, each with a prefix\n"
+    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | complete | matrix:PATH, each with a prefix\n"
     "        shuffled: (its ranks in a random order)\n"
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
     "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
     "  --mode ALGORITHM  one of the library's: direct, pairs, groups (of k friends, paper 002),\n"
     "                    aggregate (over the nodes of --node-size), dimwise (dimension-wise\n"
-    "                    over a stencil's grid), forward (store-and-forward over a virtual grid);\n"
-    "                    only groups reads --k\n"
+    "                    over a stencil's grid), forward (store-and-forward over a virtual grid),\n"
+    "                    global (a complete graph's calls as the MPI's collective over all processes,\n"
+    "                    modelled as a dissemination); only groups reads --k\n"
     "  --node-size N     nodes of N consecutive ranks: pairs and groups find friends only within\n"
     "                    them (topology-aware), aggregate aggregates over them, the grids' shapes\n"
     "                    weigh messages within them as cheaper\n"
@@ -238,6 +240,8 @@ int main(int argc, char** argv) {
                 }
                 const GridChoices grids =
                     options.algorithm->uses_grids ? simulate_grid_choice(graphs, nodes) : GridChoices{};
+                const bool complete = std::ranges::all_of(
+                    graphs, [processes](const LocalGraph& graph) { return complete_vertex(graph, processes); });
                 for (const int theta : options.thetas)
                     for (const int k : options.ks)
                         if (!run(spec, processes, graphs, options,
@@ -246,7 +250,8 @@ int main(int argc, char** argv) {
                                   .max_hyperedges = options.max_hyperedges,
                                   .domains = options.node_size > 0 ? nodes : nullptr,
                                   .node_of = nodes,
-                                  .grids = grids}))
+                                  .grids = grids,
+                                  .complete_graph = complete}))
                             return 1;
             }
     } catch (const std::exception& error) {

@@ -28,7 +28,8 @@ typedef enum nbrcomb_mode {
     NBRCOMB_MODE_AUTO,    /* the library chooses, per call shape, between native MPI and combining */
     NBRCOMB_MODE_AGGREGATE, /* node-aware aggregation: one message per pair of nodes and direction */
     NBRCOMB_MODE_DIMWISE,   /* dimension-wise combining on the grid of a stencil's ranks */
-    NBRCOMB_MODE_FORWARD    /* store-and-forward over a virtual grid of the processes */
+    NBRCOMB_MODE_FORWARD,   /* store-and-forward over a virtual grid of the processes */
+    NBRCOMB_MODE_GLOBAL     /* a complete graph's calls as the MPI's own collective over all processes */
 } nbrcomb_mode;
 
 /* Counters of one process on one communicator, since its creation or the last reset. */
@@ -76,6 +77,10 @@ typedef struct nbrcomb_stats {
     unsigned long long internode_bytes;           /* their payload bytes (headers of sized packets included) */
     unsigned long long native_internode_messages; /* messages native MPI sends to other nodes for the same calls */
     unsigned long long native_internode_bytes;    /* their payload bytes */
+    /* Calls run as the MPI's own collective over all processes (complete graphs, NBRCOMB_MODE_GLOBAL):
+       their messages are the MPI's, so neither they nor native MPI's for the same calls are counted
+       in messages_sent, bytes_sent, native_messages and native_bytes. */
+    unsigned long long global_calls;
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

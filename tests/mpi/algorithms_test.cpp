@@ -3,6 +3,7 @@
 // does not. Runs on the library's internals with the MPI's own collectives: no interception.
 #include "schedule/algorithm_table.h"
 #include "schedule/combining_plan.h"
+#include "schedule/global_plan.h"
 #include "src/delivery_probe.h"
 #include "src/mpi_transport.h"
 #include "topologies.h"
@@ -23,14 +24,17 @@ LocalGraph local_graph(const Digraph& graph, int rank) {
     return {rank, graph.in[r], graph.out[r]};
 }
 
-// Nodes of two consecutive ranks, and the process grids the processes choose for graph.
+// Nodes of two consecutive ranks, the process grids the processes choose for graph, and whether
+// it is complete.
 PlanSettings settings_for(const LocalGraph& graph, int size) {
     auto nodes = std::make_shared<std::vector<int>>();
     for (int r = 0; r < size; ++r) nodes->push_back(r / 2);
     const GridSurvey survey(nodes);
     std::vector<int> maximum = survey.of(graph);
     MPI_Allreduce(MPI_IN_PLACE, maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return {.theta = 1, .k = 3, .node_of = std::move(nodes), .grids = survey.choose(maximum)};
+    int complete = complete_vertex(graph, size) ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &complete, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return {.theta = 1, .k = 3, .node_of = std::move(nodes), .grids = survey.choose(maximum), .complete_graph = complete != 0};
 }
 
 std::shared_ptr<const Plan> plan_over_mpi(const Algorithm& algorithm, const LocalGraph& graph, int tag) {
@@ -50,6 +54,7 @@ bool problems_anywhere(const std::vector<std::string>& problems) {
 
 std::vector<Digraph> graphs(int size) {
     return {nbrcomb::test::random_digraph(size, 7), nbrcomb::test::complete_digraph(size),
+            nbrcomb::test::named_digraph("complete", size),
             nbrcomb::test::periodic_stencil(size, 2, nbrcomb::test::Stencil::moore, 1),
             nbrcomb::test::periodic_stencil(size, 3, nbrcomb::test::Stencil::moore, 1)};
 }
@@ -74,7 +79,7 @@ TEST(Algorithms, every_plan_delivers_every_block) {
 class CrossedPlan final : public Plan {
 public:
     explicit CrossedPlan(std::shared_ptr<const Plan> inner) : inner_(std::move(inner)) {}
-    Schedule schedule(const LocalGraph& graph, const CallBlocks& call) const override {
+    Schedule build_schedule(const LocalGraph& graph, const CallBlocks& call) const override {
         std::vector<Block> recv(call.recv.begin(), call.recv.end());
         if (recv.size() >= 2) std::swap(recv[0], recv[1]);
         return inner_->schedule(graph, {call.send, recv, call.same_send_block, call.cutoff});

@@ -25,6 +25,7 @@ inline const std::vector<ModeCase> forced_modes{
     {"aggregate", {{"nbrcomb_mode", "aggregate"}, {"nbrcomb_node_size", "2"}}},
     {"dimwise", {{"nbrcomb_mode", "dimwise"}}},
     {"forward", {{"nbrcomb_mode", "forward"}, {"nbrcomb_node_size", "2"}}},
+    {"global", {{"nbrcomb_mode", "global"}}},
 };
 
 // Auto mode (named: the tests' communicators default to pairs) with the default settings, which

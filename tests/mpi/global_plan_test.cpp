@@ -1,0 +1,101 @@
+// A complete graph's calls as the MPI's own collective over all processes (global mode): every
+// collective in every form gives native results byte for byte, whatever the order of the neighbor
+// lists, with and without self-loops, with the blocks in place or packed; the calls run as the
+// MPI's global collective; and a graph that is not complete runs the direct schedule instead.
+#include "all_ranks.h"
+#include "collective_shapes.h"
+#include "differential.h"
+#include "topologies.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+const Hints global_hints{{"nbrcomb_mode", "global"}};
+
+// Every list of graph shuffled by its process alone (any order of a complete graph's lists keeps
+// its edges, each between two processes once).
+Digraph shuffled_lists(Digraph graph, std::uint64_t seed) {
+    for (std::size_t r = 0; r < graph.out.size(); ++r) {
+        std::mt19937_64 random(seed + r);
+        std::shuffle(graph.out[r].begin(), graph.out[r].end(), random);
+        std::shuffle(graph.in[r].begin(), graph.in[r].end(), random);
+    }
+    return graph;
+}
+
+struct GlobalCase {
+    std::string name;
+    Digraph (*graph)(int size);
+    bool complete;
+};
+
+void PrintTo(const GlobalCase& c, std::ostream* out) { *out << c.name; }
+
+const std::vector<GlobalCase> cases{
+    // Each process lists itself first (rank 0's lists are in rank order: its blocks go in place).
+    {"complete_linear_self_loops", [](int size) { return named_digraph("complete", size); }, true},
+    {"complete_random_self_loops", [](int size) { return shuffled_lists(named_digraph("complete", size), 7); }, true},
+    {"complete_no_self_loops", [](int size) { return named_digraph("er:1.0", size); }, true},
+    {"complete_random_no_self_loops", [](int size) { return shuffled_lists(named_digraph("er:1.0", size), 8); }, true},
+    {"stencil_not_complete", [](int size) { return named_digraph("moore:2:1", size); }, false},
+    {"random_not_complete", [](int size) { return named_digraph("random:61", size); }, false},
+};
+
+// On a complete graph of more than one process every call the library ran was the MPI's global
+// collective; on any other graph none.
+void expect_global_calls(MPI_Comm comm, const GlobalCase& c) {
+    nbrcomb_stats stats{};
+    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    EXPECT_EQ(stats.mode, NBRCOMB_MODE_GLOBAL);
+    EXPECT_GT(stats.calls, 0u);
+    const bool global = c.complete && size_of(MPI_COMM_WORLD) > 1;
+    EXPECT_EQ(stats.global_calls, global ? stats.calls : 0u);
+    if (global) {
+        EXPECT_EQ(stats.messages_sent, 0u);
+        EXPECT_EQ(stats.native_messages, 0u);
+    }
+}
+
+class GlobalPlan : public testing::TestWithParam<std::tuple<GlobalCase, Form>> {};
+
+TEST_P(GlobalPlan, every_shape_matches_native) {
+    const auto& [c, form] = GetParam();
+    if (form == Form::persistent && !has_persistent_collectives)
+        GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, c.graph(size_of(MPI_COMM_WORLD)), {.hints = global_hints});
+    expect_every_shape_matches_native(comm, form);
+    expect_global_calls(comm, c);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, GlobalPlan,
+                         testing::Combine(testing::ValuesIn(cases),
+                                          testing::Values(Form::blocking, Form::nonblocking, Form::persistent)),
+                         [](const testing::TestParamInfo<std::tuple<GlobalCase, Form>>& info) {
+                             return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
+                         });
+
+// Auto mode weighs the global collective on a complete graph; whichever way each shape goes,
+// results stay exact, and from 4 processes on (2 rounds of one message against 3 messages) the
+// estimate puts it first among the candidates.
+TEST(GlobalPlanAuto, a_complete_graph_makes_the_global_collective_the_candidate) {
+    const int size = size_of(MPI_COMM_WORLD);
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, shuffled_lists(named_digraph("complete", size), 9),
+                                        {.hints = {{"nbrcomb_mode", "auto"}, {"nbrcomb_lazy", "0"}}});
+    for (int i = 0; i < 3; ++i) expect_every_shape_matches_native(comm, Form::blocking, Expect::any_route);
+    nbrcomb_stats stats{};
+    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    if (size >= 4) {
+        EXPECT_EQ(stats.mode, NBRCOMB_MODE_GLOBAL);
+    }
+}
+
+}  // namespace
