@@ -137,8 +137,32 @@ void AutoTuner::decide_complete_shapes(Collective collective, Form form, const R
         shape.state = result.combined ? State::combined : State::native;
         shape.cutoff = result.cutoff;
         ++(result.combined ? decided_combined_ : decided_native_);
+        if (result.combined) combine_what_it_mimics(collective, form, s - 1, result.cutoff);
         if (verdict) verdict({collective, form, s - 1, result});
     }
+}
+
+// Paper 004's GL4: allgather (allgatherv) shall not be slower than alltoall (alltoallv), which can
+// mimic it. Native MPIs send both alike, one message per edge, and an allgather's combining
+// schedule moves no more than an alltoall's of the same blocks; so where an alltoall shape combines,
+// the allgather shape of its form and block class does too, at the larger of their cutoffs, even
+// where its own trial found no clear gain, or has yet to end. Every process decides the alltoall
+// shape at the same call, so all change the allgather shape alike.
+void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int size_class, std::size_t cutoff) {
+    if (collective != Collective::alltoall && collective != Collective::alltoallv) return;
+    const Collective mimicked = collective == Collective::alltoall ? Collective::allgather : Collective::allgatherv;
+    const int index = shape_index(mimicked, form, size_class);
+    std::lock_guard lock(samples_mutex_);  // record() reads the state
+    Shape& shape = shapes_[static_cast<std::size_t>(index)];
+    if (shape.state == State::combined) {
+        shape.cutoff = std::max(shape.cutoff, cutoff);
+        return;
+    }
+    if (shape.state == State::native) --decided_native_;
+    if (shape.state == State::trial) std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
+    ++decided_combined_;
+    shape.state = State::combined;
+    shape.cutoff = cutoff;
 }
 
 }  // namespace nbrcomb::detail

@@ -129,6 +129,7 @@ private:
     static int shape_index(Collective collective, Form form, int size_class);
     void decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
                                 const std::function<void(const Verdict&)>& verdict);
+    void combine_what_it_mimics(Collective collective, Form form, int size_class, std::size_t cutoff);
 
     std::array<Shape, collective_count * form_count * shapes_per_form> shapes_{};
     std::array<Checkpoints, collective_count * form_count> checkpoints_{};

@@ -113,3 +113,30 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
     EXPECT_EQ(first.decided_combined(), 1u) << "the first process's one shape";
     EXPECT_EQ(second.decided_combined(), 2u) << "the second process's two shapes";
 }
+
+// Paper 004's GL4: where an alltoall shape combines, the allgather shape of its form and class
+// does too, whether its own trial found native MPI as fast, or has not ended; other classes and
+// forms keep their own trials.
+TEST(AutoTuner, allgather_combines_where_alltoall_does) {
+    AutoTuner tuner;
+    const AutoTuner::ReduceMax reduce = [](std::vector<double>&) {};
+    // Allgather of class 1: its trial finds both ways alike, and it is decided native.
+    for (int call = 0; call < AutoTuner::first_checkpoint; ++call) {
+        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr);
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, 10e-6);
+    }
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr).route, Route::native);
+    EXPECT_EQ(tuner.decided_native(), 1u);
+    // Alltoall of class 1 combines, clearly faster: allgather follows it.
+    for (int call = 0; call < AutoTuner::first_checkpoint; ++call) {
+        const Choice choice = tuner.choose(Collective::alltoall, Form::blocking, 1, reduce, nullptr);
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, choice.route == Route::combined ? 5e-6 : 10e-6);
+    }
+    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, reduce, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.decided_combined(), 2u);
+    EXPECT_EQ(tuner.decided_native(), 0u);
+    // Another class and another form still try.
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, reduce, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, reduce, nullptr).route, Route::reference);
+}
