@@ -90,9 +90,11 @@ Choice AutoTuner::choose(Collective collective, Form form, int size_class, const
     case State::trial: break;
     }
     const int call = shape.calls++;
-    const bool combined = call % 2 == 1;
-    Choice choice{combined ? Route::combined : Route::reference, SIZE_MAX, {}};
-    if (call >= warmup_calls) choice.ticket = {index, call - warmup_calls};
+    if (call < warmup_calls) return {call % 2 == 1 ? Route::combined : Route::reference, SIZE_MAX, {}};
+    // Timed call i (i odd: combined) is the second of the pair of calls 2i, 2i + 1 after the warm-up.
+    const int paired = call - warmup_calls, sample = paired / 2;
+    Choice choice{sample % 2 == 1 ? Route::combined : Route::reference, SIZE_MAX, {}};
+    if (paired % 2 == 1) choice.ticket = {index, sample};
     return choice;
 }
 

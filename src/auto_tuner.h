@@ -75,7 +75,11 @@ public:
     using ReduceMax = std::function<void(std::vector<double>& values)>;
 
     static constexpr int warmup_calls = 2;  // one each way: schedules get built
-    static constexpr int timed_calls = 16;  // alternating, half each way
+    // Then each way twice in a row, only the second timed: a call absorbs the lag the one before
+    // left (the processes leave a multi-round schedule at different times), and the first after a
+    // switch would be charged with the other way's. timed_calls of them, half each way.
+    static constexpr int timed_calls = 16;
+    static constexpr int trial_calls = warmup_calls + 2 * timed_calls;
     // Combining is chosen for a class only when the slowest process's times show it faster by
     // this much at the median, and a one-sided rank-sum test of the two sides' times gives
     // p <= required_p: the machine's noise must not decide.
@@ -85,7 +89,7 @@ public:
     // The call after a trial: its shape's decision comes at the next checkpoint of its collective
     // and form, the first right after a trial that starts with their first call, the later ones
     // each after twice as many calls; until then the shape runs natively.
-    static constexpr int first_checkpoint = warmup_calls + timed_calls + 1;
+    static constexpr int first_checkpoint = trial_calls + 1;
 
     // The route of the next call of this shape. A call at a checkpoint first agrees the
     // decisions of the shapes whose trials are complete with reduce (on every process alike, as
@@ -112,7 +116,7 @@ private:
         State state = State::trial;
         int calls = 0;
         std::size_t cutoff = SIZE_MAX;
-        bool complete() const { return state == State::trial && calls == warmup_calls + timed_calls; }
+        bool complete() const { return state == State::trial && calls == trial_calls; }
     };
     // The calls of one collective and form, the same count on every process with edges.
     struct Checkpoints {

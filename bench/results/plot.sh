@@ -15,6 +15,12 @@
 #                                         per topology (and process count), agnostic and aware
 #   message_ratio_density.png             for random graphs: the ratio against the density, one
 #                                         line per mode and k, agnostic and aware
+# From nbrbench --guidelines's CSV (recognized by its guideline column) instead:
+#   violations.png                        per guideline relation, the share of its tests violated,
+#                                         natively and with the library (paper 004, Tables 3-4)
+#   GLn_A_vs_B_VARIANT_GROUP.png          for every group with a violation, the median latency of
+#                                         both sides against message size, the bars spanning the
+#                                         smallest to the largest run median (paper 004, Fig. 1a)
 # Columns are found by name, so CSVs with more columns plot the same.
 set -euo pipefail
 
@@ -54,6 +60,93 @@ function terminal(file, title, xlabel, ylabel) {
     print "set grid ytics" > gp
 }
 '
+
+# nbrbench --guidelines's CSV: paper 004's guideline tests.
+if [[ ,$(head -n 1 "$csv"), == *,guideline,* ]]; then
+awk -F, -v work="$work" -v out="$out" "$shared_functions"'
+function safe(text) { gsub(/[^A-Za-z0-9._-]/, "_", text); gsub(/_+/, "_", text); return text }
+# The group as a title reads it: its levels that are set, the numbers named.
+function group_columns(    i, key, name, value) {
+    key = ""
+    for (i = 1; i <= ngroup; ++i) {
+        name = group[i]; value = $col[name]
+        if (value == "") continue
+        key = key (key == "" ? "" : ", ") (name == "dims" || name == "reorder" ? name " " : "") value
+    }
+    return key
+}
+NR == 1 {
+    for (i = 1; i <= NF; ++i) col[$i] = i
+    c_guideline = need("guideline"); c_relation = need("relation"); c_a = need("a"); c_b = need("b")
+    c_variant = need("variant"); c_bytes = need("bytes"); c_violated = need("violated"); c_ranks = need("ranks")
+    c_am = need("a_median_us"); c_alo = need("a_run_median_min_us"); c_ahi = need("a_run_median_max_us")
+    c_bm = need("b_median_us"); c_blo = need("b_run_median_min_us"); c_bhi = need("b_run_median_max_us")
+    ngroup = split("variant neighborhood dims ordering constructor reorder operation form", group, " ")
+    for (i = 1; i <= ngroup; ++i) need(group[i])
+    gp = work "/figures.gp"
+    next
+}
+{
+    relation = $c_guideline " " $c_relation; v = $c_variant; ranks = $c_ranks
+    remember("relations", relation); remember("variants", v)
+    ++tests[relation, v]; violations[relation, v] += $c_violated
+    g = relation SUBSEP group_columns()
+    remember("groups", g); remember("rows" SUBSEP g, $c_bytes)
+    if ($c_violated == 1) violated[g] = 1
+    a_of[g] = $c_a; b_of[g] = $c_b
+    point[g, $c_bytes] = $c_am " " $c_alo " " $c_ahi " " $c_bm " " $c_blo " " $c_bhi
+}
+END {
+    if (failed || NR < 2) exit 1
+    # The share of violated tests per relation and variant.
+    data = work "/violations.dat"
+    for (ri = 1; ri <= count["relations"]; ++ri) {
+        r = items["relations", ri]; line = "\"" r "\""
+        for (vi = 1; vi <= count["variants"]; ++vi) {
+            v = items["variants", vi]
+            line = line " " ((r, v) in tests ? 100 * violations[r, v] / tests[r, v] : 0)
+        }
+        print line > data
+    }
+    close(data)
+    plot = ""
+    for (vi = 1; vi <= count["variants"]; ++vi)
+        plot = plot (vi > 1 ? ", " : "") "\"" data "\" using " vi + 1 (vi == 1 ? ":xtic(1)" : "") " title \"" items["variants", vi] "\""
+    terminal("violations.png", "Paper 004 guidelines: tests violated, " ranks " ranks", "", "violated tests (%)")
+    print "set terminal pngcairo size 1200,600 font \",10\"" > gp
+    print "set style data histograms\nset style histogram clustered\nset style fill solid 0.8 border -1" > gp
+    print "set boxwidth 0.9\nset xtics rotate by -40 noenhanced\nset yrange [0:*]\nset bmargin 12\nplot " plot > gp
+    # A figure per group with a violation.
+    for (gi = 1; gi <= count["groups"]; ++gi) {
+        g = items["groups", gi]
+        if (!(g in violated)) continue
+        split(g, parts, SUBSEP)
+        split(parts[1], words, " ")
+        name = safe(words[1] "_" a_of[g] "_vs_" b_of[g] "_" parts[2])
+        data = work "/" name ".dat"
+        list = "rows" SUBSEP g
+        categorical = count[list] == 1 && items[list, 1] == ""
+        for (pi = 1; pi <= count[list]; ++pi) {
+            b = items[list, pi]
+            print (categorical ? 1 : b), point[g, b] > data
+        }
+        close(data)
+        terminal(name ".png", parts[1] ": " parts[2] ", " ranks " ranks",
+                 categorical ? "" : "bytes per neighbor", "latency (us), median of run medians")
+        if (categorical)
+            print "set xrange [0.5:1.5]\nset xtics (\"\" 1)" > gp
+        else
+            print "set logscale x 2\nset format x \"%.0f\"" > gp
+        print "set logscale y\nplot \"" data "\" using 1:2:3:4 with yerrorlines title \"" a_of[g] "\", \"" data \
+              "\" using 1:5:6:7 with yerrorlines title \"" b_of[g] "\"" > gp
+    }
+    close(gp)
+}
+' "$csv"
+gnuplot "$work/figures.gp"
+echo "$0: $(ls "$out"/*.png | wc -l) figures in $out"
+exit 0
+fi
 
 # nbrsim's CSV: message ratios of simulated processes.
 if [[ ,$(head -n 1 "$csv"), == *,ratio_avg,* ]]; then

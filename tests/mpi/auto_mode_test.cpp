@@ -15,8 +15,9 @@ using namespace nbrcomb::test;
 
 namespace {
 
-// Calls enough to take a shape through its trial (2 untimed, 16 timed) and past its decision.
-constexpr int calls_past_decision = 22;
+// Calls enough to take a shape through its trial (2 untimed, then 16 pairs, the second of each
+// timed) and past its decision.
+constexpr int calls_past_decision = 38;
 
 Hints auto_hints(int lazy) {
     return {{"nbrcomb_mode", "auto"}, {"nbrcomb_theta", "1"}, {"nbrcomb_lazy", std::to_string(lazy)}};

@@ -63,8 +63,8 @@ TEST(AutoTuner, nothing_timed_both_ways_is_native) {
     EXPECT_FALSE(decide_from_times(times).combined);
 }
 
-// The calls of a shape alternate after two warm-ups; the one after the trial agrees the decision
-// through the reduction, and later ones follow it.
+// After two warm-ups, one each way, the calls of a shape go each way twice in a row, the second
+// timed; the one after the trial agrees the decision through the reduction, and later ones follow it.
 TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
     AutoTuner tuner;
     int reductions = 0;
@@ -74,11 +74,13 @@ TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
     };
     std::vector<Verdict> verdicts;
     const auto tell = [&](const Verdict& verdict) { verdicts.push_back(verdict); };
-    for (int call = 0; call < AutoTuner::warmup_calls + timed; ++call) {
+    for (int call = 0; call < AutoTuner::trial_calls; ++call) {
         const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, reduce, tell);
-        EXPECT_EQ(choice.route, call % 2 == 1 ? Route::combined : Route::reference) << call;
-        EXPECT_EQ(choice.ticket.shape >= 0, call >= AutoTuner::warmup_calls) << call;
-        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, call % 2 == 1 ? 5e-6 : 10e-6);
+        const int paired = call - AutoTuner::warmup_calls;
+        const bool combined = paired < 0 ? call % 2 == 1 : paired / 2 % 2 == 1;
+        EXPECT_EQ(choice.route, combined ? Route::combined : Route::reference) << call;
+        EXPECT_EQ(choice.ticket.shape >= 0, paired >= 0 && paired % 2 == 1) << call;
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, combined ? 5e-6 : 10e-6);
     }
     EXPECT_EQ(reductions, 0);
     for (int call = 0; call < 3; ++call)
@@ -104,7 +106,7 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
     const AutoTuner::ReduceMax first_reduce = counting(first_reductions), second_reduce = counting(second_reductions);
     for (call = 0; call < 200; ++call) {
         const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, first_reduce, nullptr);
-        const Choice theirs = second.choose(Collective::allgather, Form::blocking, call < 30 ? 2 : 3, second_reduce, nullptr);
+        const Choice theirs = second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, second_reduce, nullptr);
         if (mine.ticket.shape >= 0) first.record(mine.ticket, 1, mine.route == Route::combined ? 5e-6 : 10e-6);
         if (theirs.ticket.shape >= 0) second.record(theirs.ticket, 3, theirs.route == Route::combined ? 5e-6 : 10e-6);
     }
