@@ -124,7 +124,7 @@ fi
 # run.sh's columns: topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,
 # message_ratio,pattern_seconds,valid
 smpi() { awk -F, -v variant="$1" -v column="$2" 'NR > 1 && $6 == variant { print $column }' build/demo-smpi.csv; }
-candidate=$(sed -n 's/.*auto: combining candidate \([a-z]*\) .*/\1/p' build/demo-smpi.log | head -n 1)
+candidate=$(sed -n 's/.*auto: candidate \([a-z]*\) .*/\1/p' build/demo-smpi.log | head -n 1)
 decision=$(sed -n 's/.*auto: neighbor_allgather blocking, [^:]*: \([a-z]*\).*/\1/p' build/demo-smpi.log | head -n 1)
 echo
 printf '%-28s %-24s %s\n' "" "one message per edge" "nbrcomb, default settings"
@@ -135,6 +135,9 @@ printf '%-28s %.2f\n' "ratio nbrcomb/native" "$(smpi auto 8)"
 case $candidate in
   aggregate) chose="node aggregation (paper 003)" ;;
   pairs) chose="pairs of friends (paper 000)" ;;
+  dimwise) chose="dimension-wise combining over the stencil's grid" ;;
+  forward) chose="store-and-forward over a virtual grid" ;;
+  global) chose="the MPI's global collective" ;;
   *) chose="nothing to combine" ;;
 esac
 printf '%-28s %s\n' "auto chose" "$chose, then ${decision:-native} for this call shape"

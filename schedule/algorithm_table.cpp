@@ -7,6 +7,7 @@
 #include "schedule/combining_plan.h"
 #include "schedule/global_plan.h"
 #include "schedule/grid_plan.h"
+#include "schedule/mpi_features.h"
 
 #include <algorithm>
 #include <functional>
@@ -19,7 +20,11 @@ bool never(const PlanSettings&) { return false; }
 bool always(const PlanSettings&) { return true; }
 bool stencil_pays(const PlanSettings& settings) { return settings.grids.stencil_pays; }
 bool cube_pays(const PlanSettings& settings) { return settings.grids.cube_pays; }
-bool complete(const PlanSettings& settings) { return settings.complete_graph; }
+// The global plan runs the MPI's nonblocking collectives, which pay only where they are more than
+// one message from every process to every other.
+bool complete(const PlanSettings& settings) {
+    return settings.complete_graph && mpi_has_scalable_nonblocking_collectives;
+}
 
 // Whether the processes that take part in calls run on more than one node.
 bool spans_nodes(const PlanSettings& settings) {
@@ -30,7 +35,9 @@ bool spans_nodes(const PlanSettings& settings) {
 }
 
 constexpr Algorithm table[] = {
-    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, never, CombiningChannel::count, false, false},  // its check's
+    // Auto mode tries the library's own one message per edge where nothing promises less: it posts in
+    // the graph's order (canonical_order.h), and some MPIs' own neighborhood collectives are slower.
+    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, always, CombiningChannel::count, false, false},  // its check's
     {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true, false},
     {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true, false},
     {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false, false},

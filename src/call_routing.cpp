@@ -70,7 +70,7 @@ Choice route_call(TopoState& state, const CallArgs& args, Form form) {
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.
     if (state.idle) return {};
-    if (state.calls_until_pattern > 0 || !state.combining) return {};
+    if (state.calls_until_pattern > 0 || !state.has_candidate) return {};
     if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
     return choose(state, args.collective, form, shape_class(args, *state.topology));
 }

@@ -62,7 +62,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
-    copy->combining = original.combining;
+    copy->has_candidate = original.has_candidate;
     if (original.tuner) copy->tuner = std::make_unique<AutoTuner>();
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));

@@ -111,10 +111,10 @@ struct TopoState {
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
     // Auto mode: calls left until Phase 1, which runs in the call that brings this to 0 (at
-    // creation when NBRCOMB_LAZY is 0); then whether the combined route combines anywhere, and
-    // what the trials of each call shape found.
+    // creation when NBRCOMB_LAZY is 0); then whether there is a candidate to try against native
+    // MPI, and what the trials of each call shape found.
     int calls_until_pattern = 0;
-    bool combining = false;
+    bool has_candidate = false;
     std::unique_ptr<AutoTuner> tuner;
 
     // First of the tags of the next operation, by its sequence number: operations outstanding

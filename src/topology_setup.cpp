@@ -167,7 +167,7 @@ void order_by_estimate(const TopoState& state, Topology& topology) {
     }
     std::ranges::stable_sort(estimated, {}, &std::pair<double, Topology::Candidate>::first);
     for (std::size_t i = 0; i < estimated.size(); ++i) topology.candidates[i] = estimated[i].second;
-    log_rank0(LogLevel::info, "auto: combining candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
+    log_rank0(LogLevel::info, "auto: candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
               estimates.c_str());
 }
 
@@ -258,11 +258,11 @@ void build_plans(TopoState& state, Topology& topology) {
     }
 }
 
-// Auto mode, once the plans are built: combining is a candidate where some process combines.
-void weigh_combining(TopoState& state) {
-    int combines = state.topology->combined_plan().combines() ? 1 : 0;
-    allreduce_progressing(&combines, 1, MPI_INT, MPI_MAX, state.agreement_comm());
-    state.combining = combines != 0;
+// Auto mode, once the plans are built: the first candidate is tried against native MPI wherever
+// there is one, which every process knows alike (they plan the same algorithms, and drop them all
+// together when a check fails).
+void start_trials(TopoState& state) {
+    state.has_candidate = !state.topology->candidates.empty();
     state.tuner = std::make_unique<AutoTuner>();
 }
 
@@ -370,7 +370,7 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
         if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
             return leave_native(topo_comm, "the library could not set up its communicators");
         build_plans(*state, *topology);
-        if (config.mode == NBRCOMB_MODE_AUTO) weigh_combining(*state);
+        if (config.mode == NBRCOMB_MODE_AUTO) start_trials(*state);
     }
     return attach_state(topo_comm, std::move(state));
 }
@@ -385,14 +385,14 @@ void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Form form) {
     if (state.idle || state.calls_until_pattern == 0) return;
     if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
-    if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: combining stays false
+    if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
     // waiting for an operation of this process that the MPI does not advance would never come.
     if (barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
     auto topology = std::make_shared<Topology>(*state.topology);
     build_plans(state, *topology);
     state.topology = std::move(topology);
-    weigh_combining(state);
+    start_trials(state);
 }
 
 }  // namespace nbrcomb::detail

@@ -1069,6 +1069,172 @@ def refresh_multihop_section(args):
                     multihop_section(args.multihop_smpi, args.multihop_sim, args.output), SMPI_HEADING)
 
 
+# ---- paper 004's guidelines (nbrbench --guidelines) -------------------------------------------------
+
+GUIDELINES_HEADING = "## Performance guidelines (paper 004, `nbrbench --guidelines`)"
+GUIDELINE_GROUP = ["neighborhood", "dims", "ordering", "constructor", "reorder", "operation", "form"]
+
+# Why a guideline that native MPI violates can still be violated with the library: what the data of
+# such tests show, in words, per guideline. The numbers come from the rows.
+GUIDELINE_CAUSES = {
+    "GL7": "the left side is the MPI's own global collective, which the library does not intercept; "
+           "oversubscribed, each of its dependent rounds (recursive doubling, Bruck's, a ring) waits for a "
+           "scheduler slice, where the neighborhood collective posts all its messages at once. The library's "
+           "part is the converse: where the global collective is faster, auto mode runs the neighborhood "
+           "collective as it (`global`)",
+    "GL9": "both sides ran natively (the library's trial found none of its schedules faster than the MPI's "
+           "own on these calls): Open MPI's Cartesian neighborhood collectives post each dimension's two "
+           "neighbors in turn, its distributed-graph ones all receives and then all sends",
+}
+GUIDELINE_CAUSES["GL8"] = GUIDELINE_CAUSES["GL7"]
+
+
+def guideline_relation(row):
+    return f"{row['guideline']} `{row['a']}` {'≈' if ' ~ ' in row['relation'] else '⪯'} `{row['b']}`"
+
+
+def guideline_tally(rows):
+    """Paper 004's cell: violations/tests (violated groups/groups) and the worst violated ratio."""
+    groups, violated = set(), set()
+    worst = 0.0
+    for r in rows:
+        group = tuple(r[p] for p in GUIDELINE_GROUP)
+        groups.add(group)
+        if r["violated"] == "1":
+            violated.add(group)
+            worst = max(worst, number(r["ratio"]))
+    count = sum(1 for r in rows if r["violated"] == "1")
+    cell = f"{count}/{len(rows)} ({len(violated)}/{len(groups)})"
+    return cell + (f" ≤ {worst:.2f}" if count else "")
+
+
+def guideline_key(row):
+    """A test apart from the variant: its native and library counterparts share it."""
+    return (row["guideline"], row["relation"]) + tuple(row[p] for p in GUIDELINE_GROUP) + (row["bytes"],)
+
+
+def guideline_where(rows):
+    """The groups of some tests, in few words: the neighborhoods and operations, the sizes."""
+    parts = []
+    for field in ("neighborhood", "operation", "ordering", "constructor"):
+        values = ordered(r[field] for r in rows if r[field])
+        if values and len(values) <= 3:
+            parts.append("/".join(values))
+    sizes = sorted({int(r["bytes"]) for r in rows if r["bytes"]})
+    if sizes:
+        parts.append(fmt_bytes(sizes[0]) + ("" if len(sizes) == 1 else "–" + fmt_bytes(sizes[-1])))
+    return ", ".join(parts)
+
+
+def guideline_run_findings(label, rows):
+    """What native MPI violated and what became of it with the library; what the library alone violated."""
+    by_key = defaultdict(dict)
+    for r in rows:
+        by_key[guideline_key(r)][r["variant"]] = r
+    out = []
+    native_violations = [pair for pair in by_key.values() if pair.get("native", {}).get("violated") == "1"]
+    introduced = [pair["library"] for pair in by_key.values()
+                  if pair.get("library", {}).get("violated") == "1" and pair.get("native", {}).get("violated") != "1"]
+    by_guideline = defaultdict(list)
+    for pair in native_violations:
+        by_guideline[pair["native"]["guideline"]].append(pair)
+    for guideline in sorted(by_guideline, key=lambda g: int(g[2:])):
+        pairs = by_guideline[guideline]
+        natives = [p["native"] for p in pairs]
+        remaining = [p["library"] for p in pairs if p.get("library", {}).get("violated") == "1"]
+        worst = max(number(r["ratio"]) for r in natives)
+        line = (f"- {label}, {guideline_relation(natives[0]).split(' ', 1)[0]}: {plural(len(natives), 'native violation')} "
+                f"({guideline_where(natives)}; ratio up to {worst:.2f}); with the library ")
+        gone = [p["library"] for p in pairs if "library" in p and p["library"].get("violated") != "1"]
+        ran = [r for r in gone if number(r["a_intercepted"], 0) > 0 or number(r["b_intercepted"], 0) > 0]
+        if not remaining:
+            line += "none remains"
+            if len(ran) < len(gone):
+                line += (f" ({len(gone) - len(ran)} of them where the library left both sides to the MPI: the same calls "
+                         f"did not repeat the violation in the library's communicators of the same job)")
+            line += "."
+        else:
+            line += (f"{len(remaining)} remain{'s' if len(remaining) == 1 else ''} (ratio up to "
+                     f"{max(number(r['ratio']) for r in remaining):.2f})")
+            cause = GUIDELINE_CAUSES.get(guideline)
+            line += f": {cause}." if cause else "."
+        out.append(line)
+    if not native_violations:
+        out.append(f"- {label}: native MPI violated no guideline.")
+    if introduced:
+        both_native = [r for r in introduced if number(r["a_intercepted"], 0) == 0 and number(r["b_intercepted"], 0) == 0]
+        ran = [r for r in introduced if r not in both_native]
+        line = f"- {label}, with the library only: {plural(len(introduced), 'violation')}"
+        details = []
+        if both_native:
+            details.append(f"{len(both_native)} where the library left both sides to the MPI, so native MPI's own "
+                           f"variation ({', '.join(ordered(guideline_relation(r) for r in both_native))}; ratio up to "
+                           f"{max(number(r['ratio']) for r in both_native):.2f})")
+        for r in ran:
+            details.append(f"{guideline_relation(r)} on {guideline_where([r])} ({r['variant']} ran "
+                           f"{number(r['a_intercepted'], 0):.0%} of a's calls and {number(r['b_intercepted'], 0):.0%} "
+                           f"of b's; ratio {number(r['ratio']):.2f}, p {r['p']})")
+        out.append(line + ": " + "; ".join(details) + ".")
+    else:
+        out.append(f"- {label}: the library introduced no violation.")
+    return out
+
+
+def guidelines_section(runs, figures, figure_dir_rel):
+    """runs: (label, rows) of nbrbench --guidelines CSVs."""
+    out = [GUIDELINES_HEADING + "\n",
+           "Paper 004's self-consistent performance guidelines GL1–GL12 (§2), each tested on the same "
+           "parameters natively (`PMPI_` constructors and collectives) and with the library as a user gets it "
+           "(no `NBRCOMB_*` setting: auto mode) in one job per MPI and rank count, by the paper's method and "
+           "assessment: in every group of the other parameters and at every message size, a violation is a "
+           "one-sided Wilcoxon rank-sum test of the run medians at p ≤ 0.001 with a ratio of at least 1.03 "
+           "(`bench/nbrbench/README.md`). The processes are bound to the cores (`--bind-to core:overload-allowed` "
+           "with Open MPI, `-bind-to core` with MPICH): unbound, who shares a core changes as Linux moves the "
+           "processes, and a call's latency with it by half.\n"]
+    if not runs:
+        return out + ["No guideline campaign was run.\n"]
+    header = ["guideline"]
+    for label, rows in runs:
+        header += [f"{label}: native", "library"]
+    relations = ordered(guideline_relation(r) for _, rows in runs for r in rows)
+    table_rows = []
+    for relation in relations:
+        line = [relation]
+        for _, rows in runs:
+            for variant in ("native", "library"):
+                mine = [r for r in rows if guideline_relation(r) == relation and r["variant"] == variant]
+                line.append(guideline_tally(mine) if mine else "–")
+        table_rows.append(line)
+    out.append("Violations/tests (groups with a violation/groups) and the largest ratio among the violations, as "
+               "paper 004's Tables 3–4 give them; a ≈ b is tested both ways, one row each:\n")
+    out.append(table(header, table_rows, ["---"] + ["--:"] * (len(header) - 1)) + "\n")
+    out.append("What native MPI violated, and what became of it with the library; what the library alone "
+               "violated:\n")
+    for label, rows in runs:
+        out.extend(guideline_run_findings(label, rows))
+    out.append("")
+    for name, caption in figures:
+        out.append(f"![{caption}]({figure_dir_rel}{name})\n")
+    return out
+
+
+def guideline_runs(specs):
+    runs = []
+    for spec in specs:
+        label, path = spec.split("=", 1)
+        runs.append((label, read_csv(path)))
+    return runs
+
+
+def refresh_guidelines_section(args):
+    """Replaces the guideline section of an existing RESULTS.md, or puts it before the SMPI one."""
+    figure_dir_rel = os.path.relpath(args.figures_dir, os.path.dirname(os.path.abspath(args.output)) or ".")
+    figure_dir_rel = "" if figure_dir_rel == "." else figure_dir_rel.rstrip("/") + "/"
+    figures = [tuple(f.split("=", 1)) for f in args.guideline_figures]
+    replace_section(args.output, GUIDELINES_HEADING,
+                    guidelines_section(guideline_runs(args.guidelines), figures, figure_dir_rel), SMPI_HEADING)
+
+
 # ---- the document ---------------------------------------------------------------------------------
 
 def main():
@@ -1095,6 +1261,10 @@ def main():
     parser.add_argument("--multihop-sim", help="nbrsim's CSV of every algorithm on nodes of 16")
     parser.add_argument("--refresh-multihop", action="store_true",
                         help="only replace the multi-hop section of --output from --multihop-smpi and --multihop-sim")
+    parser.add_argument("--guidelines", nargs="*", default=[], help="LABEL=CSV of nbrbench --guidelines")
+    parser.add_argument("--guideline-figures", nargs="*", default=[], help="PNG=CAPTION of the guideline section")
+    parser.add_argument("--refresh-guidelines", action="store_true",
+                        help="only replace the guideline section of --output from --guidelines")
     parser.add_argument("--figures", nargs="*", default=[])
     parser.add_argument("--figures-dir", required=True)
     parser.add_argument("--output", required=True)
@@ -1107,6 +1277,9 @@ def main():
         return
     if args.refresh_multihop:
         refresh_multihop_section(args)
+        return
+    if args.refresh_guidelines:
+        refresh_guidelines_section(args)
         return
     missing = [name for name in ("conditions", "commands", "openmpi", "sim_moore", "sim_er")
                if getattr(args, name) is None]
@@ -1346,6 +1519,9 @@ def main():
         out.extend(aggregation_section(args.aggregation, args.aggregation_smpi, args.output))
     if args.multihop_smpi or args.multihop_sim:
         out.extend(multihop_section(args.multihop_smpi, args.multihop_sim, args.output))
+    if args.guidelines:
+        out.extend(guidelines_section(guideline_runs(args.guidelines),
+                                      [tuple(f.split("=", 1)) for f in args.guideline_figures], figure_dir_rel))
     if args.smpi:
         out.extend(smpi_section(read_csv(args.smpi), os.path.relpath(args.smpi, os.path.dirname(
             os.path.abspath(args.output)) or "."), [f for f in figures if f.startswith("smpi-")], figure_dir_rel))

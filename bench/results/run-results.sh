@@ -6,7 +6,9 @@
 #   2. nbrbench with Open MPI at 4 ranks: native MPI and the library's variants in one job; then
 #      auto mode with the default settings against native MPI at 4 and 16 ranks (Open MPI) and at
 #      2 ranks (MPICH), on every topology, collective, size and form of the full sweep;
-#   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking;
+#   3. nbrbench with MPICH at 2 ranks: the persistent form beside blocking and nonblocking; then
+#      paper 004's performance guidelines (nbrbench --guidelines) at 4 and 16 ranks (Open MPI) and
+#      at 2 (MPICH), the processes bound to the cores;
 #   4. nbrbench with Open MPI at 8 ranks: rank reordering (reorder=1) on emulated nodes of 2 and 4;
 #      nbrmap: rank 0's mapping for reordering at up to 163,840 processes; nbrbench at 16 and 32
 #      ranks on emulated nodes of 4 and 8: the messages between nodes of node aggregation;
@@ -72,6 +74,11 @@ mpich_np=2
 mpich_args=(--topology moore:2:1,moore:2:2,matrix:dwt_162 --collective alltoallv,allgather
             --form blocking,nonblocking,persistent --bytes 4,64,1024,16384,65536
             --variant direct,pairs,groups:2 --runs 20 --reps 50 --warmup 2 --theta 1)
+# Paper 004's performance guidelines, natively and with the library's default settings: Open MPI
+# at 4 and 16 ranks, MPICH at 2, the processes bound to the cores (unbound, a call's latency
+# changes by half as Linux moves them; bench/nbrbench/README.md).
+guideline_ompi_nps=(4 16)
+guideline_args=(--guidelines)
 # Auto mode as a user meets it: no setting, every topology, collective and size of the full sweep.
 auto_ompi_nps=(4 16)
 auto_args=(--variant auto --form blocking,nonblocking)
@@ -112,6 +119,8 @@ if [[ $quick == 1 ]]; then
   mpich_args=(--topology moore:2:2 --collective alltoallv --form blocking,nonblocking,persistent --bytes 4,65536
               --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
   auto_ompi_nps=(4)
+  guideline_ompi_nps=(4)
+  guideline_args=(--guidelines --quick)
   auto_args=(--variant auto --form blocking,nonblocking --topology moore:2:2,er:0.4 --bytes 4,65536 --runs 8 --reps 20)
   auto_mpich_args=(--variant auto --form blocking,persistent --topology moore:2:2 --bytes 4,65536 --runs 8 --reps 20)
   reorder_args=(--topology shuffled:moore:2:1,er:0.3 --collective alltoallv --form blocking --bytes 1024
@@ -263,6 +272,24 @@ if [[ $mpich == 1 ]]; then
   auto_tables+=("MPICH=$csv")
 fi
 
+# ---- Paper 004's guidelines ---------------------------------------------------------------------
+guideline_tables=()
+guideline_figures=()
+for np in "${guideline_ompi_nps[@]}"; do
+  csv=$out/guidelines-openmpi-${np}ranks.csv
+  run "guidelines-openmpi-${np}ranks" "$csv" "> $csv" 3600 \
+    mpirun --oversubscribe --bind-to core:overload-allowed -np "$np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" \
+    "$build/bin/nbrbench" "${guideline_args[@]}"
+  guideline_tables+=("Open MPI, $np ranks=$csv")
+done
+if [[ $mpich == 1 ]]; then
+  csv=$out/guidelines-mpich-${mpich_np}ranks.csv
+  run "guidelines-mpich-${mpich_np}ranks" "$csv" "> $csv" 3600 \
+    mpiexec.mpich -n "$mpich_np" -bind-to core -genv LD_PRELOAD "$mpich_build/lib/libnbrcomb.so" \
+    "$mpich_build/bin/nbrbench" "${guideline_args[@]}"
+  guideline_tables+=("MPICH, $mpich_np ranks=$csv")
+fi
+
 # ---- 4. Rank reordering ---------------------------------------------------------------------------
 reorder_csvs=()
 for node_size in "${reorder_node_sizes[@]}"; do
@@ -352,6 +379,15 @@ if [[ -s $sim_er ]]; then
   keep "$work/sim-er/message_ratio_density.png" nbrsim-er-message-ratio-density.png
 fi
 
+for table in "${guideline_tables[@]}"; do
+  csv=${table#*=}
+  name=$(basename "$csv" .csv)
+  [[ -s $csv ]] || continue
+  plot "$csv" "$work/$name"
+  keep "$work/$name/violations.png" "$name-violations.png"
+  guideline_figures+=("$name-violations.png=${table%%=*}: tests violated per guideline, natively and with the library")
+done
+
 aggregation_table=(--aggregation "${aggregation_csvs[@]}")
 [[ -s bench/smpi/aggregation.csv ]] && aggregation_table+=(--aggregation-smpi bench/smpi/aggregation.csv)
 multihop_table=(--multihop-sim "$sim_multihop")
@@ -375,7 +411,8 @@ if [[ $mpich == 1 ]]; then mpich_table=(--mpich "$mpich_csv"); fi
 cp "$conditions" "$commands" "$logs/"
 python3 bench/results/results_tables.py --conditions "$conditions" --commands "$commands" \
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
-  "${aggregation_table[@]}" "${multihop_table[@]}" "${smpi_table[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+  "${aggregation_table[@]}" "${multihop_table[@]}" "${smpi_table[@]}" --guidelines "${guideline_tables[@]}" \
+  --guideline-figures "${guideline_figures[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
   printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2
