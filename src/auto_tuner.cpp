@@ -73,14 +73,15 @@ int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
     return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * shapes_per_form + size_class + 1;
 }
 
-Choice AutoTuner::choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
-                         const std::function<void(const Verdict&)>& verdict) {
+bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     Checkpoints& checkpoints = checkpoints_[static_cast<std::size_t>(static_cast<int>(collective) * form_count +
                                                                       static_cast<int>(form))];
-    if (++checkpoints.calls == checkpoints.next) {
-        decide_complete_shapes(collective, form, reduce, verdict);
-        checkpoints.next *= 2;
-    }
+    if (++checkpoints.calls != checkpoints.next) return false;
+    checkpoints.next *= 2;
+    return true;
+}
+
+Choice AutoTuner::route_of(Collective collective, Form form, int size_class) {
     const int index = shape_index(collective, form, size_class);
     Shape& shape = shapes_[static_cast<std::size_t>(index)];
     if (shape.complete()) return {Route::native, SIZE_MAX, {}};  // until the next checkpoint decides

@@ -95,9 +95,13 @@ public:
     // decisions of the shapes whose trials are complete with reduce (on every process alike, as
     // one reduction of shape_count * 2 * timed_calls values) and reports each to verdict.
     // size_class: the class of every block of the call (allgather and alltoall, whose blocks all
-    // processes size alike), or -1 (the v and w forms).
-    Choice choose(Collective collective, Form form, int size_class, const ReduceMax& reduce,
-                  const std::function<void(const Verdict&)>& verdict);
+    // processes size alike), or -1 (the v and w forms). A template, so that the callbacks become
+    // std::functions only at the checkpoints, not on every call.
+    template <class Reduce, class Tell>
+    Choice choose(Collective collective, Form form, int size_class, const Reduce& reduce, const Tell& verdict) {
+        if (at_checkpoint(collective, form)) decide_complete_shapes(collective, form, reduce, verdict);
+        return route_of(collective, form, size_class);
+    }
 
     // A timed trial call of ticket took seconds; local_class is the size class of its largest
     // block on this process. May come from another thread (a nonblocking call completing).
@@ -131,6 +135,9 @@ private:
     };
 
     static int shape_index(Collective collective, Form form, int size_class);
+    // Counts a call of the collective and form; whether it is at a checkpoint.
+    bool at_checkpoint(Collective collective, Form form);
+    Choice route_of(Collective collective, Form form, int size_class);
     void decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
                                 const std::function<void(const Verdict&)>& verdict);
     void combine_what_it_mimics(Collective collective, Form form, int size_class, std::size_t cutoff);

@@ -115,7 +115,9 @@ void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey&
 
 std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
     if (args.collective != Collective::allgather && args.collective != Collective::alltoall) return std::nullopt;
-    return static_cast<std::size_t>(args.send.count) * shape_of(args.send.type).size;
+    int size = 0;
+    PMPI_Type_size(args.send.type, &size);
+    return static_cast<std::size_t>(args.send.count) * static_cast<std::size_t>(size);
 }
 
 std::size_t largest_block(const CallArgs& args, int indegree, int outdegree) {
