@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <string>
 
 namespace nbrcomb::bench {
@@ -212,7 +213,9 @@ private:
         if (rank_ != 0 || !timed) return;
         MeasuredSetup& setup = campaign_.setups[e];
         setup.measured.run_medians.push_back(median(drop_outliers(times)));
-        if (intercepted >= 0) setup.intercepted = intercepted / processes_;
+        if (intercepted < 0) return;
+        const auto runs = static_cast<double>(setup.measured.run_medians.size());  // the share over the runs so far
+        setup.intercepted = (setup.intercepted.value_or(0.0) * (runs - 1) + intercepted / processes_) / runs;
     }
 
     // One more call of a collective on a topology, checked against the standard.
@@ -230,7 +233,9 @@ private:
         if (counts[0] == 0) return;
         const bool by_library = counts[1] > 0;
         ++(by_library ? campaign_.library_mismatches : campaign_.native_deviations);
-        if (rank_ != 0) return;
+        // A native deviation repeats in every setup of its neighborhood and operation: said once.
+        const auto where = std::pair{level(experiment.levels, Parameter::neighborhood), experiment.collective};
+        if (rank_ != 0 || (!by_library && !native_reported_.insert(where).second)) return;
         std::string setup;
         for (std::size_t p = 0; p < parameter_count; ++p)
             if (!experiment.levels[p].empty())
@@ -238,7 +243,8 @@ private:
                          experiment.levels[p];
         std::fprintf(stderr, "nbrbench: %s: %s; %d rank(s)\n",
                      by_library ? "MISMATCH: the library delivered wrong data"
-                                : "native MPI received other data than the standard prescribes",
+                                : "native MPI received other data than the standard prescribes (the first case of "
+                                  "this neighborhood and collective)",
                      setup.c_str(), counts[0]);
     }
 
@@ -251,6 +257,7 @@ private:
     std::vector<MPI_Comm> comms_;              // by topology
     MPI_Comm global_ = MPI_COMM_NULL;          // where the global collectives run
     std::map<MPI_Comm, ExpectedDelivery> expected_;
+    std::set<std::pair<std::string, Collective>> native_reported_;
     Campaign campaign_;
 };
 

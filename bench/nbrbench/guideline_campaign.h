@@ -12,25 +12,14 @@
 // form and message size; on all processes, the global collectives the complete graph mimics.
 #pragma once
 
+#include "nbrbench/guideline_report.h"
 #include "nbrbench/options.h"
-#include "stats/guidelines.h"
 
 #include <mpi.h>
 
-#include <optional>
 #include <vector>
 
 namespace nbrcomb::bench {
-
-// What rank 0 knows of one setup after the campaign.
-struct MeasuredSetup {
-    Measured measured;
-    // The share of the calls the library ran with its own schedules, averaged over the ranks
-    // (the library's variant's collectives); empty elsewhere.
-    std::optional<double> intercepted;
-    // Whether one more call received what the standard prescribes (the collectives on a topology).
-    std::optional<bool> valid;
-};
 
 struct Campaign {
     std::vector<MeasuredSetup> setups;  // on rank 0

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <map>
+#include <stdexcept>
 
 namespace nbrcomb::bench {
 
@@ -13,8 +16,8 @@ std::string relation_text(const GuidelineTest& test) {
     return test.relation->a + (test.guideline->similar() ? " ~ " : " <= ") + test.relation->b;
 }
 
-void print_rows(const Options& options, const Campaign& campaign, const std::vector<GuidelineTest>& tests,
-                int processes) {
+void print_rows(const std::vector<MeasuredSetup>& setups, const std::vector<GuidelineTest>& tests, int processes,
+                int reps) {
     CsvLine header;
     header.text("guideline").text("relation").text("parameter").text("a").text("b");
     for (std::size_t p = 0; p < parameter_count; ++p) header.text(parameter_name(static_cast<Parameter>(p)));
@@ -24,15 +27,15 @@ void print_rows(const Options& options, const Campaign& campaign, const std::vec
         header.text(name);
     header.print();
     for (const GuidelineTest& test : tests) {
-        const MeasuredSetup& a = campaign.setups[test.a];
-        const MeasuredSetup& b = campaign.setups[test.b];
+        const MeasuredSetup& a = setups[test.a];
+        const MeasuredSetup& b = setups[test.b];
         CsvLine line;
         line.text(test.guideline->id).text(relation_text(test)).text(parameter_name(test.guideline->parameter));
         line.text(test.relation->a).text(test.relation->b);
         Levels levels = test.group;
         levels[static_cast<std::size_t>(Parameter::bytes)] = level(a.measured.levels, Parameter::bytes);
         for (const std::string& value : levels) line.text(value);
-        line.integer(processes).integer(options.runs).integer(options.repetitions);
+        line.integer(processes).integer(static_cast<long long>(a.measured.run_medians.size())).integer(reps);
         for (const MeasuredSetup* side : {&a, &b}) {
             const auto [low, high] = std::ranges::minmax(side->measured.run_medians);
             line.number(median(side->measured.run_medians) * 1e6, "%.3f");
@@ -90,12 +93,68 @@ void print_tables(const std::vector<GuidelineTest>& tests, int processes) {
 
 }  // namespace
 
-void print_guideline_report(const Options& options, const Campaign& campaign, int processes) {
+void print_guideline_report(const std::vector<MeasuredSetup>& setups, int processes, int reps) {
     std::vector<Measured> measured;
-    for (const MeasuredSetup& setup : campaign.setups) measured.push_back(setup.measured);
+    for (const MeasuredSetup& setup : setups) measured.push_back(setup.measured);
     const std::vector<GuidelineTest> tests = assess(measured);
-    print_rows(options, campaign, tests, processes);
+    print_rows(setups, tests, processes, reps);
     print_tables(tests, processes);
+}
+
+void write_measurements(std::FILE* out, const std::vector<MeasuredSetup>& setups, int processes, int reps) {
+    for (std::size_t p = 0; p < parameter_count; ++p) std::fprintf(out, "%s,", parameter_name(static_cast<Parameter>(p)));
+    std::fprintf(out, "ranks,reps,run,median_us,intercepted,valid\n");
+    for (const MeasuredSetup& setup : setups)
+        for (std::size_t run = 0; run < setup.measured.run_medians.size(); ++run) {
+            for (const std::string& level : setup.measured.levels) std::fprintf(out, "%s,", level.c_str());
+            std::fprintf(out, "%d,%d,%zu,%.3f,", processes, reps, run, setup.measured.run_medians[run] * 1e6);
+            if (setup.intercepted) std::fprintf(out, "%.6g", *setup.intercepted);
+            std::fprintf(out, ",%s\n", setup.valid ? (*setup.valid ? "1" : "0") : "");
+        }
+    std::fflush(out);
+}
+
+std::vector<MeasuredSetup> read_measurements(const std::vector<std::string>& paths, int& processes, int& reps) {
+    constexpr std::size_t columns = parameter_count + 6;
+    std::vector<MeasuredSetup> setups;
+    std::map<Levels, std::size_t> index;
+    std::map<Levels, std::pair<double, std::size_t>> intercepted;  // sum of the files' shares and their runs
+    processes = reps = 0;
+    for (const std::string& path : paths) {
+        std::ifstream in(path);
+        std::string line;
+        if (!in || !std::getline(in, line)) throw std::runtime_error(path + ": cannot be read");
+        while (std::getline(in, line)) {
+            std::vector<std::string> fields(1);
+            for (const char c : line) {
+                if (c == ',')
+                    fields.emplace_back();
+                else
+                    fields.back().push_back(c);
+            }
+            if (fields.size() != columns) throw std::runtime_error(path + ": a row of " + std::to_string(fields.size()) +
+                                                                   " fields, not " + std::to_string(columns));
+            Levels levels;
+            std::copy_n(fields.begin(), parameter_count, levels.begin());
+            const int ranks = std::stoi(fields[parameter_count]), repetitions = std::stoi(fields[parameter_count + 1]);
+            if ((processes != 0 && ranks != processes) || (reps != 0 && repetitions != reps))
+                throw std::runtime_error(path + ": other ranks or repetitions than the files before it");
+            processes = ranks;
+            reps = repetitions;
+            const auto [found, added] = index.try_emplace(levels, setups.size());
+            if (added) setups.push_back({{levels, {}}, std::nullopt, std::nullopt});
+            MeasuredSetup& setup = setups[found->second];
+            setup.measured.run_medians.push_back(std::stod(fields[parameter_count + 3]) * 1e-6);
+            if (const std::string& share = fields[parameter_count + 4]; !share.empty()) {
+                auto& [sum, runs] = intercepted[levels];
+                sum += std::stod(share);
+                setup.intercepted = sum / static_cast<double>(++runs);
+            }
+            if (const std::string& valid = fields[parameter_count + 5]; !valid.empty())
+                setup.valid = setup.valid.value_or(true) && valid == "1";
+        }
+    }
+    return setups;
 }
 
 std::string guideline_columns_help() {

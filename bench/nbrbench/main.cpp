@@ -5,7 +5,7 @@
 // topology, made with the library's MPI_Info hints, all experiments interleaved in random order.
 #include "common/library_stats.h"
 #include "nbrbench/csv_report.h"
-#include "nbrbench/guideline_report.h"
+#include "nbrbench/guideline_campaign.h"
 #include "nbrbench/validation.h"
 
 #include <mpi.h>
@@ -67,7 +67,15 @@ int main_with_mpi(int argc, char** argv) {
     ValidationSummary validation;
     if (options->guidelines) {
         const Campaign campaign = run_guideline_campaign(*options, library.has_value(), control);
-        if (rank == 0) print_guideline_report(*options, campaign, processes);
+        if (rank == 0) print_guideline_report(campaign.setups, processes, options->repetitions);
+        if (rank == 0 && !options->measurements.empty()) {
+            if (std::FILE* out = std::fopen(options->measurements.c_str(), "w")) {
+                write_measurements(out, campaign.setups, processes, options->repetitions);
+                std::fclose(out);
+            } else {
+                std::fprintf(stderr, "nbrbench: cannot write %s\n", options->measurements.c_str());
+            }
+        }
         validation = {campaign.library_mismatches, campaign.native_deviations};
     } else {
         auto communicators = create_communicators(*options, library.has_value(), control);

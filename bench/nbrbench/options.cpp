@@ -45,6 +45,11 @@ const Preset quick_sweep{{"moore:2:1", "er:0.8", "cart:2", "matrix:dwt_162"},
 // over four decades of message size, the stencils in 2 and 3 dimensions; 20 runs, since on a
 // machine of few cores a run's latency falls into one of two modes at random (which processes
 // share a core), and a few runs could set apart setups that do not differ. The quick one for a test.
+// Both settle until the library's auto mode has decided every call shape, so that no timed call is
+// one of its trial: a shape's trial takes 34 calls and its decision waits for the next checkpoint
+// of its collective (35, 70, 140, 280 ... calls of it). The full campaign calls each shape 12 times
+// a run and each collective 48 times: trials end in run 3, decisions at call 280, in run 6. The
+// quick one, 6 and 12 times: trials end in run 6, decisions at call 140, in run 12.
 const Preset full_guidelines{{},
                              {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
                              {"blocking"},
@@ -55,7 +60,7 @@ const Preset full_guidelines{{},
                              2,
                              {"vonneumann", "moore", "full"},
                              {2, 3},
-                             1};
+                             6};
 
 const Preset quick_guidelines{{},
                               {"allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw"},
@@ -67,7 +72,7 @@ const Preset quick_guidelines{{},
                               1,
                               {"vonneumann", "moore", "full"},
                               {2},
-                              1};
+                              12};
 
 std::vector<std::string> split_list(std::string_view text) {
     std::vector<std::string> items(1);
@@ -118,8 +123,8 @@ void fill_guidelines(Options& options, const Requested& requested, const Preset&
 void fill(Options& options, const Requested& requested, const Preset& preset) {
     if (options.guidelines)
         fill_guidelines(options, requested, preset);
-    else if (!requested.neighborhoods.empty() || !requested.dims.empty())
-        throw std::invalid_argument("--neighborhood and --dims belong to --guidelines");
+    else if (!requested.neighborhoods.empty() || !requested.dims.empty() || !options.measurements.empty())
+        throw std::invalid_argument("--neighborhood, --dims and --measurements belong to --guidelines");
     for (const auto& text : requested.topologies.empty() ? preset.topologies : requested.topologies)
         options.topologies.push_back(parse_bench_topology(text));
 
@@ -196,6 +201,8 @@ Options parse_options(int argc, char** argv) {
             append(requested.neighborhoods, value);
         else if (flag == "--dims")
             append(requested.dims, value);
+        else if (flag == "--measurements")
+            options.measurements = value;
         else if (flag == "--runs")
             requested.runs = parse_number(flag, value, 1, 100000);
         else if (flag == "--reps")
@@ -223,7 +230,10 @@ std::string usage() {
     return std::string(
                "usage: nbrbench [--quick] [--topology SPEC,...] [--collective NAME,...] [--form NAME,...]\n"
                "                [--bytes N,...] [--variant NAME,...] [--runs N] [--reps N] [--warmup N]\n"
-               "                [--theta T] [--node-size N] [--seed S]\n"
+               "                [--settle N] [--theta T] [--node-size N] [--seed S]\n"
+               "       nbrbench --guidelines [--quick] [--neighborhood NAME,...] [--dims D,...]\n"
+               "                [--collective NAME,...] [--form NAME,...] [--bytes N,...] [--runs N] [--reps N]\n"
+               "                [--warmup N] [--settle N] [--seed S] [--measurements FILE]\n"
                "Measures MPI neighborhood collectives natively and as libnbrcomb runs them (load it with\n"
                "LD_PRELOAD or link it; without it only native rows are printed). Per repetition the slowest\n"
                "rank counts, a dissemination barrier comes before each one, every run takes all experiments\n"
@@ -247,7 +257,8 @@ std::string usage() {
            "  --bytes        per neighbor and call (full: 4 16 64 256 1024 4096 16384 65536)\n"
            "  --variant      native (always measured) | auto (the library's default) | direct | pairs |\n"
            "                 groups:K | aggregate (paper 003's node aggregation over nodes of\n"
-           "                 --node-size ranks), and auto, pairs and groups:K topology-aware with a\n"
+           "                 --node-size ranks) | dimwise | forward | global, and auto, pairs and\n"
+           "                 groups:K topology-aware with a\n"
            "                 suffix :aware (full:\n"
            "                 auto direct pairs groups:2 groups:4 groups:8 groups:2:aware\n"
            "                 groups:4:aware); then any but native\n"
@@ -256,12 +267,23 @@ std::string usage() {
            "  --runs         passes over all experiments (full: 10; p <= 0.001 needs 8 or more)\n"
            "  --reps         timed calls per experiment and run (full: 50)\n"
            "  --warmup       untimed calls before them (full: 2)\n"
+           "  --settle       untimed runs before the timed ones (full: 0; --guidelines: 6, quick 12,\n"
+           "                 until auto mode has decided)\n"
            "  --theta        friendship threshold of the library variants (default 4)\n"
            "  --node-size    ranks per emulated node of the library variants but auto (auto:\n"
            "                 only with :aware or :reorder); 0: the real nodes (default 2)\n"
            "  --seed         of the random experiment order (default 1)\n"
-           "Output: CSV on standard output, one row per topology, collective, form, bytes and variant;\n"
-           "progress on standard error. Exit status 1 if a library variant received wrong data.\n";
+           "  --guidelines   paper 004's performance guidelines GL1-GL12 instead of the sweep, natively and\n"
+           "                 with the library as the environment sets it (bench/nbrbench/README.md):\n"
+           "  --neighborhood vonneumann (with its MPI_Cart_create twin) moore full (default: all)\n"
+           "  --dims         of the stencils' periodic grids (default 2,3; quick: 2)\n"
+           "                 defaults: blocking, 4 64 1024 16384 bytes, 20 runs of 10 repetitions;\n"
+           "                 quick: 4 4096 bytes, 8 runs of 5\n"
+           "  --measurements FILE: also the setups' run medians, for nbrguide to pool the runs of\n"
+           "                 several launches\n"
+           "Output: CSV on standard output, one row per topology, collective, form, bytes and variant, or\n"
+           "with --guidelines one per test of a guideline; progress on standard error. Exit status 1 if a\n"
+           "library variant received wrong data.\n";
 }
 
 }  // namespace nbrcomb::bench

@@ -29,6 +29,7 @@ struct Options {
     bool guidelines = false;
     std::vector<std::string> neighborhoods;
     std::vector<int> dims;
+    std::string measurements;  // where to write the setups' run medians too, for nbrguide
 };
 
 // Throws std::invalid_argument on an unknown flag or a bad value. Lists not given come from the

@@ -76,9 +76,11 @@ mpich_args=(--topology moore:2:1,moore:2:2,matrix:dwt_162 --collective alltoallv
             --variant direct,pairs,groups:2 --runs 20 --reps 50 --warmup 2 --theta 1)
 # Paper 004's performance guidelines, natively and with the library's default settings: Open MPI
 # at 4 and 16 ranks, MPICH at 2, the processes bound to the cores (unbound, a call's latency
-# changes by half as Linux moves them; bench/nbrbench/README.md).
+# changes by half as Linux moves them; bench/nbrbench/README.md); 20 runs in 5 launches, which
+# nbrguide pools, as the paper launches the benchmark once per run.
 guideline_ompi_nps=(4 16)
-guideline_args=(--guidelines)
+guideline_launches=5
+guideline_args=(--guidelines --runs 4)
 # Auto mode as a user meets it: no setting, every topology, collective and size of the full sweep.
 auto_ompi_nps=(4 16)
 auto_args=(--variant auto --form blocking,nonblocking)
@@ -120,6 +122,7 @@ if [[ $quick == 1 ]]; then
               --variant direct,pairs --runs 8 --reps 5 --warmup 1 --theta 1)
   auto_ompi_nps=(4)
   guideline_ompi_nps=(4)
+  guideline_launches=2
   guideline_args=(--guidelines --quick)
   auto_args=(--variant auto --form blocking,nonblocking --topology moore:2:2,er:0.4 --bytes 4,65536 --runs 8 --reps 20)
   auto_mpich_args=(--variant auto --form blocking,persistent --topology moore:2:2 --bytes 4,65536 --runs 8 --reps 20)
@@ -206,7 +209,7 @@ note quick "$quick"
 note root "$([[ $(id -u) -eq 0 ]] && echo 1 || echo 0)"
 note date "$(date -u '+%Y-%m-%d %H:%M UTC')"
 note load_start "$(load)"
-build_dir "$build" "$logs/build.log" -- nbrcomb nbrbench nbrsim nbrmap
+build_dir "$build" "$logs/build.log" -- nbrcomb nbrbench nbrsim nbrmap nbrguide
 cache() { sed -n "s/^$1:[A-Z]*=//p" "$2/CMakeCache.txt"; }
 if [[ $(cache NBRCOMB_MPI_IS_OPEN_MPI "$build") != 1 ]]; then
   echo "run-results.sh: $build is not built with Open MPI; point BUILD at a build that is" >&2
@@ -275,19 +278,26 @@ fi
 # ---- Paper 004's guidelines ---------------------------------------------------------------------
 guideline_tables=()
 guideline_figures=()
+guidelines() {  # NAME LABEL LAUNCHER...: the launches, then nbrguide's assessment into $out/NAME.csv
+  local name=$1 label=$2 launch measurements=()
+  shift 2
+  for launch in $(seq 1 "$guideline_launches"); do
+    measurements+=("$logs/$name-launch$launch.csv")
+    run "$name-launch$launch" /dev/null "> /dev/null" 3600 "$@" "${guideline_args[@]}" --seed "$launch" \
+      --measurements "$logs/$name-launch$launch.csv"
+  done
+  run "$name" "$out/$name.csv" "> $out/$name.csv" 600 "$build/bin/nbrguide" "${measurements[@]}"
+  guideline_tables+=("$label=$out/$name.csv")
+}
 for np in "${guideline_ompi_nps[@]}"; do
-  csv=$out/guidelines-openmpi-${np}ranks.csv
-  run "guidelines-openmpi-${np}ranks" "$csv" "> $csv" 3600 \
+  guidelines "guidelines-openmpi-${np}ranks" "Open MPI, $np ranks" \
     mpirun --oversubscribe --bind-to core:overload-allowed -np "$np" -x "LD_PRELOAD=$build/lib/libnbrcomb.so" \
-    "$build/bin/nbrbench" "${guideline_args[@]}"
-  guideline_tables+=("Open MPI, $np ranks=$csv")
+    "$build/bin/nbrbench"
 done
 if [[ $mpich == 1 ]]; then
-  csv=$out/guidelines-mpich-${mpich_np}ranks.csv
-  run "guidelines-mpich-${mpich_np}ranks" "$csv" "> $csv" 3600 \
+  guidelines "guidelines-mpich-${mpich_np}ranks" "MPICH, $mpich_np ranks" \
     mpiexec.mpich -n "$mpich_np" -bind-to core -genv LD_PRELOAD "$mpich_build/lib/libnbrcomb.so" \
-    "$mpich_build/bin/nbrbench" "${guideline_args[@]}"
-  guideline_tables+=("MPICH, $mpich_np ranks=$csv")
+    "$mpich_build/bin/nbrbench"
 fi
 
 # ---- 4. Rank reordering ---------------------------------------------------------------------------

@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
-# nbrbench --guidelines end to end (its quick campaign): every guideline of paper 004, GL1-GL12, is
-# tested natively and with the library; every row is whole and its verdict follows from its ratio
-# and p (p <= 0.001 and ratio >= 1.03); every checked collective received what the standard
-# prescribes (nbrbench exits 1 where the library did not); the Tables 3-4 summary names every
-# guideline; and plot.sh draws its figures. Which guidelines hold is measured, not asserted.
+# nbrbench --guidelines end to end (its quick campaign), in two launches whose runs nbrguide pools:
+# every guideline of paper 004, GL1-GL12, is tested natively and with the library; every row is
+# whole, pools both launches' runs, and its verdict follows from its ratio and p (p <= 0.001 and
+# ratio >= 1.03); every checked collective received what the standard prescribes (nbrbench exits 1
+# where the library did not); the Tables 3-4 summary names every guideline; and plot.sh draws its
+# figures. Which guidelines hold is measured, not asserted.
 #
-#   nbrbench_guidelines.sh PLOT_SH MPIEXEC ARGUMENT... -- NBRBENCH
+#   nbrbench_guidelines.sh PLOT_SH NBRGUIDE MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail
 plot=$1
-shift
+nbrguide=$2
+shift 2
 launcher=()
 while [[ $# -gt 0 && $1 != -- ]]; do launcher+=("$1"); shift; done
-[[ $# -eq 2 ]] || { echo "usage: $0 PLOT_SH MPIEXEC ARGUMENT... -- NBRBENCH" >&2; exit 2; }
+[[ $# -eq 2 ]] || { echo "usage: $0 PLOT_SH NBRGUIDE MPIEXEC ARGUMENT... -- NBRBENCH" >&2; exit 2; }
 nbrbench=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-"${launcher[@]}" "$nbrbench" --guidelines --quick >"$work/guidelines.csv" 2>"$work/stderr" ||
-  { cat "$work/stderr" >&2; exit 1; }
+for launch in 1 2; do
+  "${launcher[@]}" "$nbrbench" --guidelines --quick --seed "$launch" --measurements "$work/launch$launch.csv" \
+    >"$work/launch$launch-tests.csv" 2>"$work/launch$launch.err" || { cat "$work/launch$launch.err" >&2; exit 1; }
+done
+"$nbrguide" "$work/launch1.csv" "$work/launch2.csv" >"$work/guidelines.csv" 2>"$work/stderr"
+# The quick campaign's 8 runs from each launch.
+awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+         $col["runs"] != 16 { print "nbrbench_guidelines: " $col["runs"] " runs pooled, not 16: " $0; bad = 1 }
+         END { exit bad }' "$work/guidelines.csv"
 
 awk -F, '
 NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
