@@ -1077,23 +1077,27 @@ GUIDELINE_GROUP = ["neighborhood", "dims", "ordering", "constructor", "reorder",
 # Why a guideline can be violated in calls the library leaves to the MPI, per guideline and MPI (the
 # start of the run's label); what the rows show is added from them.
 GUIDELINE_CAUSES = {
-    ("GL7", ""): "the left side is the MPI's own global collective, which the library does not intercept; "
-                 "oversubscribed, each of its dependent rounds (recursive doubling, Bruck's, a ring) waits for a "
-                 "scheduler slice, where the neighborhood collective posts all its messages at once. The library's "
-                 "part is the converse: where the global collective is faster, auto mode runs the neighborhood "
-                 "collective as it (`global`)",
+    ("GL7", "Open MPI"): "the left side is the MPI's own global collective, which the library does not intercept; "
+                         "oversubscribed, each of its dependent rounds (recursive doubling, Bruck's, a ring) waits "
+                         "for a scheduler slice, where the neighborhood collective posts all its messages at once. "
+                         "The library's part is the converse: where the global collective is faster, auto mode runs "
+                         "the neighborhood collective as it (`global`)",
+    ("GL7", "MPICH"): "the left side is the MPI's own global collective, which the library does not intercept; "
+                      "auto mode decides a v form once for every block size (a v call's counts may change from "
+                      "call to call), and on the campaign's communicators, each of which takes all its sizes, its "
+                      "trial found MPICH's neighborhood collective the faster",
     ("GL9", "Open MPI"): "Open MPI 4.1's Cartesian neighborhood collectives (coll/basic) work out each dimension's "
                          "two neighbors anew on every call and post a receive and a send to each in turn, its "
                          "distributed-graph ones read the lists the constructor stored and post all receives, then "
                          "all sends; the library's trial found its own one message per edge slower still on these "
                          "calls and left them to the MPI",
 }
-GUIDELINE_CAUSES[("GL8", "")] = GUIDELINE_CAUSES[("GL7", "")]
+GUIDELINE_CAUSES[("GL8", "Open MPI")] = GUIDELINE_CAUSES[("GL7", "Open MPI")]
 
 
 def guideline_cause(guideline, label):
-    return GUIDELINE_CAUSES.get((guideline, ""), next(
-        (text for (g, mpi), text in GUIDELINE_CAUSES.items() if g == guideline and mpi and label.startswith(mpi)), None))
+    return next((text for (g, mpi), text in GUIDELINE_CAUSES.items() if g == guideline and label.startswith(mpi)),
+                None)
 
 
 def guideline_relation(row):
@@ -1197,8 +1201,9 @@ def guideline_run_findings(label, rows):
         line += "; with the library "
         parts = []
         if left:
+            cause = guideline_cause(guideline, label)
             parts.append(f"{len(left)} in calls it left to the MPI on both sides ({guideline_where(left)}; ratio up to "
-                         f"{max(number(r['ratio']) for r in left):.2f})")
+                         f"{max(number(r['ratio']) for r in left):.2f})" + (f" — {cause}" if cause else ""))
         if faster_b:
             native_b = {guideline_key(r): number(r["b_median_us"]) for r in rows if r["variant"] == "native"}
             shares = sorted(number(r["b_median_us"]) / native_b[guideline_key(r)] for r in faster_b
@@ -1213,9 +1218,6 @@ def guideline_run_findings(label, rows):
                          f"{max(number(r['ratio']) for r in ran_a):.2f}; "
                          f"{sum(1 for r in ran_a if number(r['b_intercepted'], 0) > 0)} of them with b's too)")
         line += "; ".join(parts) if parts else "none"
-        cause = guideline_cause(guideline, label)
-        if left and cause:
-            line += f": {cause}"
         line += "."
         out.append(line)
     ran_a = [r for r in violated if r["variant"] == "library" and number(r["a_intercepted"], 0) > 0]
