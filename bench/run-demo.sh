@@ -4,7 +4,7 @@
 # the same kind of exchange on 256 processes of a simulated cluster (bench/smpi/, SIMULATE=0: not).
 #
 #   NP=8 MATRIX=SmaGri bench/run-demo.sh          environment: NP (4), MATRIX, KERNEL (spmv|stencil), ITERATIONS,
-#                                                 RUNS (3: native and library runs alternate, medians of their medians)
+#                                                 RUNS (5: native and library runs alternate, medians of their medians)
 #   NBRCOMB_MODE=direct bench/run-demo.sh --block 8   NBRCOMB_* reach the library; arguments go to the job
 #   NBRCOMB_REORDER=on NBRCOMB_NODE_SIZE=4 NP=16 KERNEL=stencil bench/run-demo.sh --reorder 1
 #                                                 reorder=1: the library renumbers the ranks, the job
@@ -29,20 +29,21 @@ if ! { cmake -S . -B build -DNBRCOMB_BUILD_BENCH=ON &&
   exit 1
 fi
 
-# Launch with the MPI the project was built against.
+# Launch with the MPI the project was built against, the processes bound to the cores: unbound, who
+# shares a core changes as Linux moves them, and a call's latency with it by half.
 cache() { sed -n "s/^$1:[A-Z]*=//p" build/CMakeCache.txt; }
 mpiexec=$(cache MPIEXEC_EXECUTABLE)
 library=$root/build/lib/libnbrcomb.so
 np=${NP:-4}
 if [[ $(cache NBRCOMB_MPI_IS_OPEN_MPI) == 1 ]]; then
-  launch=("$mpiexec" -np "$np" --oversubscribe)
+  launch=("$mpiexec" -np "$np" --oversubscribe --bind-to core:overload-allowed)
   preload=(-x "LD_PRELOAD=$library")
   for name in $(compgen -e); do
     [[ $name == NBRCOMB_* ]] && preload+=(-x "$name")
   done
 else
   # Hydra passes the whole environment, NBRCOMB_* included.
-  launch=("$mpiexec" -n "$np")
+  launch=("$mpiexec" -n "$np" -bind-to core)
   preload=(-genv LD_PRELOAD "$library")
 fi
 
@@ -52,7 +53,7 @@ job+=("$@")
 
 # The machine's load drifts between runs: native and library runs alternate, and the latencies
 # shown are the medians of the runs' medians.
-runs=${RUNS:-3}
+runs=${RUNS:-5}
 echo "Running $runs times each, alternating:"
 echo "  ${launch[*]} ${job[*]}"
 echo "  ${launch[*]} ${preload[*]} ${job[*]}"
