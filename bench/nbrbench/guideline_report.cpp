@@ -1,5 +1,6 @@
 #include "nbrbench/guideline_report.h"
 
+#include "common/split.h"
 #include "nbrbench/csv_line.h"
 
 #include <algorithm>
@@ -125,13 +126,7 @@ std::vector<MeasuredSetup> read_measurements(const std::vector<std::string>& pat
         std::string line;
         if (!in || !std::getline(in, line)) throw std::runtime_error(path + ": cannot be read");
         while (std::getline(in, line)) {
-            std::vector<std::string> fields(1);
-            for (const char c : line) {
-                if (c == ',')
-                    fields.emplace_back();
-                else
-                    fields.back().push_back(c);
-            }
+            const std::vector<std::string> fields = split(line, ',');
             if (fields.size() != columns) throw std::runtime_error(path + ": a row of " + std::to_string(fields.size()) +
                                                                    " fields, not " + std::to_string(columns));
             Levels levels;

@@ -1,5 +1,7 @@
 #include "nbrbench/options.h"
 
+#include "common/split.h"
+
 #include <charconv>
 #include <limits>
 #include <optional>
@@ -74,17 +76,6 @@ const Preset quick_guidelines{{},
                               {2},
                               12};
 
-std::vector<std::string> split_list(std::string_view text) {
-    std::vector<std::string> items(1);
-    for (const char c : text) {
-        if (c == ',')
-            items.emplace_back();
-        else
-            items.back().push_back(c);
-    }
-    return items;
-}
-
 template <class T>
 T parse_number(std::string_view flag, std::string_view text, T minimum, T maximum) {
     T value{};
@@ -102,7 +93,7 @@ struct Requested {
 };
 
 void append(std::vector<std::string>& list, std::string_view value) {
-    for (std::string& item : split_list(value)) list.push_back(std::move(item));
+    for (std::string& item : split(value, ',')) list.push_back(std::move(item));
 }
 
 // The guideline campaign's own lists; what only the sweep takes is refused.

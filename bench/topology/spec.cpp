@@ -1,5 +1,7 @@
 #include "topology/spec.h"
 
+#include "common/split.h"
+
 #include <charconv>
 #include <stdexcept>
 #include <vector>
@@ -7,17 +9,6 @@
 namespace nbrcomb::topology {
 
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> fields(1);
-    for (const char c : text) {
-        if (c == separator)
-            fields.emplace_back();
-        else
-            fields.back().push_back(c);
-    }
-    return fields;
-}
 
 // The whole field as a number, or an error naming the spec and the field.
 template <class T>
@@ -70,7 +61,7 @@ TopologySpec parse_topology(const std::string& text) {
         spec.kind = TopologySpec::Kind::complete;
         return spec;
     }
-    const std::vector<std::string> fields = split(text, ':');
+    const std::vector<std::string> fields = bench::split(text, ':');
     if (kind == "moore" || kind == "vonneumann") {
         if (fields.size() != 3) throw std::invalid_argument("topology '" + text + "': expected " + kind + ":D:R");
         spec.kind = kind == "moore" ? TopologySpec::Kind::moore : TopologySpec::Kind::von_neumann;
