@@ -66,15 +66,24 @@ int main_with_mpi(int argc, char** argv) {
 
     ValidationSummary validation;
     if (options->guidelines) {
+        // Opened before the campaign, which takes minutes: a run whose measurements cannot be kept ends here.
+        std::FILE* measurements = nullptr;
+        int writable = 1;
+        if (rank == 0 && !options->measurements.empty() &&
+            !(measurements = std::fopen(options->measurements.c_str(), "w"))) {
+            std::fprintf(stderr, "nbrbench: cannot write %s\n", options->measurements.c_str());
+            writable = 0;
+        }
+        MPI_Bcast(&writable, 1, MPI_INT, 0, control);
+        if (!writable) {
+            MPI_Comm_free(&control);
+            return 2;
+        }
         const Campaign campaign = run_guideline_campaign(*options, library.has_value(), control);
         if (rank == 0) print_guideline_report(campaign.setups, processes, options->repetitions);
-        if (rank == 0 && !options->measurements.empty()) {
-            if (std::FILE* out = std::fopen(options->measurements.c_str(), "w")) {
-                write_measurements(out, campaign.setups, processes, options->repetitions);
-                std::fclose(out);
-            } else {
-                std::fprintf(stderr, "nbrbench: cannot write %s\n", options->measurements.c_str());
-            }
+        if (measurements) {
+            write_measurements(measurements, campaign.setups, processes, options->repetitions);
+            std::fclose(measurements);
         }
         validation = {campaign.library_mismatches, campaign.native_deviations};
     } else {

@@ -4,7 +4,8 @@
 # whole, pools both launches' runs, and its verdict follows from its ratio and p (p <= 0.001 and
 # ratio >= 1.03); every checked collective received what the standard prescribes (nbrbench exits 1
 # where the library did not); the Tables 3-4 summary names every guideline; and plot.sh draws its
-# figures. Which guidelines hold is measured, not asserted.
+# figures; a launch that cannot write its measurements fails. Which guidelines hold is measured,
+# not asserted.
 #
 #   nbrbench_guidelines.sh PLOT_SH NBRGUIDE MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail
@@ -17,6 +18,12 @@ while [[ $# -gt 0 && $1 != -- ]]; do launcher+=("$1"); shift; done
 nbrbench=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# A measurements file that cannot be written ends the launch before its campaign, with status 2.
+status=0
+"${launcher[@]}" "$nbrbench" --guidelines --quick --measurements "$work/missing/launch.csv" >/dev/null 2>&1 || status=$?
+[[ $status -ne 0 && ! -e $work/missing ]] ||
+  { echo "nbrbench_guidelines: an unwritable --measurements file did not fail the launch" >&2; exit 1; }
 
 for launch in 1 2; do
   "${launcher[@]}" "$nbrbench" --guidelines --quick --seed "$launch" --measurements "$work/launch$launch.csv" \
