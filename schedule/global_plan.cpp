@@ -2,7 +2,7 @@
 
 #include "pattern/message_cost.h"
 #include "schedule/combining_plan.h"
-#include "schedule/local_copy.h"
+#include "schedule/datatype_facts.h"
 
 #include <algorithm>
 #include <climits>
@@ -50,7 +50,7 @@ public:
                 continue;
             }
             if (!block) return std::nullopt;
-            const std::optional<MPI_Aint> start = contiguous_start(block->count, block->type, block->bytes);
+            const std::optional<MPI_Aint> start = contiguous_start(block->count, block->type);
             if (!start || (space && *space != block->at.space)) return std::nullopt;
             space = block->at.space;
             starts.emplace_back(block->at.offset + *start);

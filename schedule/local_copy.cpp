@@ -1,28 +1,18 @@
 #include "schedule/local_copy.h"
 
+#include "schedule/datatype_facts.h"
+
 #include <cstring>
-#include <optional>
 #include <vector>
 
 namespace nbrcomb::detail {
-
-std::optional<MPI_Aint> contiguous_start(int count, MPI_Datatype type, std::size_t bytes) {
-    MPI_Aint true_lb = 0, true_extent = 0, lb = 0, extent = 0;
-    if (PMPI_Type_get_true_extent(type, &true_lb, &true_extent) != MPI_SUCCESS) return std::nullopt;
-    if (PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS) return std::nullopt;
-    const auto element_bytes = static_cast<MPI_Aint>(bytes / static_cast<std::size_t>(count));
-    const bool element_dense = true_extent == element_bytes;
-    const bool elements_adjacent = count == 1 || extent == element_bytes;
-    if (!element_dense || !elements_adjacent) return std::nullopt;
-    return true_lb;
-}
 
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block) {
     // As a receive of a longer message: nothing is written past the block.
     if (from_block.bytes > to_block.bytes) return MPI_ERR_TRUNCATE;
     if (from_block.bytes == 0) return MPI_SUCCESS;
-    const auto from_start = contiguous_start(from_block.count, from_block.type, from_block.bytes);
-    const auto to_start = contiguous_start(to_block.count, to_block.type, to_block.bytes);
+    const auto from_start = contiguous_start(from_block.count, from_block.type);
+    const auto to_start = contiguous_start(to_block.count, to_block.type);
     if (from_start && to_start) {
         std::memmove(static_cast<std::byte*>(to) + *to_start, static_cast<const std::byte*>(from) + *from_start,
                      from_block.bytes);

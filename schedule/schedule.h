@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <memory>
 #include <variant>
 #include <vector>
 
@@ -120,10 +121,15 @@ struct Round {
     std::vector<Op> ops;
 };
 
+class DatatypeHolds;
+
 struct Schedule {
     std::vector<Round> rounds;
     std::size_t temp_bytes = 0;  // receive space for combined messages
     int slots = 0;               // sized messages received per execution
+    // The derived datatypes its blocks name (datatype_holds.h); none where they are the
+    // caller's own, used only within the call.
+    std::shared_ptr<const DatatypeHolds> datatypes;
 };
 
 // Human-readable listing, one operation per line (for logs and failing tests).

@@ -1,7 +1,8 @@
 #include "src/call_args.h"
 
+#include "schedule/datatype_facts.h"
+
 #include <algorithm>
-#include <cstring>
 
 namespace nbrcomb::detail {
 
@@ -24,13 +25,9 @@ Block block_at(Space space, MPI_Aint offset, int count, MPI_Datatype type, std::
     return {{space, offset}, count, type, static_cast<std::size_t>(count) * type_size};
 }
 
-// A datatype handle as a number, whether the MPI makes handles pointers or integers.
-std::intptr_t handle_bits(MPI_Datatype type) {
-    static_assert(sizeof(MPI_Datatype) <= sizeof(std::intptr_t));
-    std::intptr_t bits = 0;
-    std::memcpy(&bits, &type, sizeof type);
-    return bits;
-}
+// A datatype as a number that no other datatype has while it lives, and that tells its extent
+// and size.
+std::intptr_t identity_of(MPI_Datatype type) { return static_cast<std::intptr_t>(datatype_facts(type).identity); }
 
 // One word at a time: a range insert would cost more than the words.
 void append_side_key(const SideArgs& side, int degree, CallKey& key) {
@@ -39,15 +36,11 @@ void append_side_key(const SideArgs& side, int degree, CallKey& key) {
         for (int i = 0; i < degree; ++i) {
             key.push_back(side.counts[i]);
             key.push_back(side.byte_displs[i]);
-            key.push_back(handle_bits(side.types[i]));
-            key.push_back(static_cast<std::intptr_t>(shape_of(side.types[i]).size));
+            key.push_back(identity_of(side.types[i]));
         }
         return;
     }
-    const TypeShape shape = shape_of(side.type);
-    key.push_back(handle_bits(side.type));
-    key.push_back(shape.extent);
-    key.push_back(static_cast<std::intptr_t>(shape.size));
+    key.push_back(identity_of(side.type));
     if (side.layout != Layout::displaced) {
         key.push_back(side.count);
         return;

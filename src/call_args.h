@@ -54,13 +54,12 @@ struct CallArgs {
 };
 
 // The blocks of one side, one per edge, relative to the side's buffer. Arguments must have
-// passed validate_call.
+// passed check_call and check_library_call.
 std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space);
 
-// Appends to key what decides the call's blocks: layout, counts, displacements, datatype
-// handles with their extents and sizes. A datatype freed and re-created under the same handle
-// with another shape gives another key; one of the same shape may share the schedule, which
-// is then the same, since MPI applies the handle's current layout when the schedule runs.
+// Appends to key what decides the call's blocks: layout, counts, displacements, and the
+// datatypes' identities (datatype_facts.h), so that a datatype freed and created again under the
+// same handle never finds the schedule of the old one, which holds a duplicate of the old.
 // Allocates nothing once key has grown to the size of such calls.
 void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey& key);
 

@@ -1,7 +1,9 @@
 #include "src/call_planning.h"
 
+#include "schedule/datatype_holds.h"
 #include "schedule/mpi_features.h"
 #include "src/call_routing.h"
+#include "src/device_memory.h"
 #include "src/error_handler.h"
 #include "src/log.h"
 #include "src/topology_setup.h"
@@ -33,6 +35,20 @@ std::vector<Block> edge_blocks(const SideArgs& side, const Topology& topology, S
         of_edges.push_back(blocks[static_cast<std::size_t>(block)]);
     return of_edges;
 }
+
+// The blocks of both sides of a call, their datatypes held for as long as a schedule built from
+// them lives (schedule/datatype_holds.h).
+struct HeldBlocks {
+    std::vector<Block> send, recv;
+    std::shared_ptr<DatatypeHolds> datatypes;
+
+    HeldBlocks(const CallArgs& args, const Topology& topology)
+        : send(edge_blocks(args.send, topology, Space::send)), recv(edge_blocks(args.recv, topology, Space::recv)),
+          datatypes(std::make_shared<DatatypeHolds>()) {
+        datatypes->hold(send);
+        datatypes->hold(recv);
+    }
+};
 
 // Whether every block of the call has one size on every process: allgather's and alltoall's.
 bool uniform_blocks(Collective collective) {
@@ -72,15 +88,16 @@ std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& 
     if (std::shared_ptr<const PlannedCall> found = state.schedules.find(key)) return found;
 
     const double start = PMPI_Wtime();
-    const std::vector<Block> send_blocks = edge_blocks(args.send, topology, Space::send);
-    const std::vector<Block> recv_blocks = edge_blocks(args.recv, topology, Space::recv);
-    const CallBlocks blocks{send_blocks, recv_blocks, args.send.layout == Layout::same, choice.cutoff,
+    const HeldBlocks held(args, topology);
+    const CallBlocks blocks{held.send, held.recv, args.send.layout == Layout::same, choice.cutoff,
                             uniform_blocks(args.collective)};
     const Plan& plan = combined ? topology.combined_plan() : *topology.direct;
-    std::shared_ptr<const PlannedCall> built = state.schedules.insert(
-        key, {plan.schedule(topology.graph, blocks), native_traffic(send_blocks, topology)});
-    ++state.stats.schedules_built;
-    state.stats.schedule_seconds += PMPI_Wtime() - start;
+    Schedule schedule = plan.schedule(topology.graph, blocks);
+    schedule.datatypes = held.datatypes;
+    std::shared_ptr<const PlannedCall> built =
+        state.schedules.insert(key, {std::move(schedule), native_traffic(held.send, topology)});
+    ++state.stats.lock()->schedules_built;
+    state.stats.lock()->schedule_seconds += PMPI_Wtime() - start;
     log_schedule(args.collective, built->schedule);
     return built;
 }
@@ -108,6 +125,18 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (shared == nullptr) return MPI_SUCCESS;
     TopoState& state = **shared;
     if (state.awaiting_setup) return MPI_SUCCESS;
+    // First, whichever way the call runs: an erroneous call changes nothing here.
+    if (const int err = check_call(args, state.topology->indegree(), state.topology->outdegree()); err != MPI_SUCCESS)
+        return raise_error(args.comm, err);
+    // The library's schedules copy and pack on the host; a GPU-aware MPI moves device memory itself.
+    // Every process of the call is taken to pass device memory alike, as the processes of a GPU
+    // application do.
+    if (mpi_has_topologies && (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf))) {
+        const auto stats = state.stats.lock();
+        ++stats->device_calls;
+        count_native_call(*stats, state.topology->graph.destinations.size());
+        return MPI_SUCCESS;
+    }
     run_phase1_when_due(args.comm, state, form);
     const Choice choice = route_call(state, args, form);
     const Topology& topology = *state.topology;
@@ -119,10 +148,10 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     call.ticket = choice.ticket;
     if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
     if (reliable && runs_natively(call, form)) {
-        count_native_call(state.stats, topology.graph.destinations.size());
+        count_native_call(*state.stats.lock(), topology.graph.destinations.size());
         return MPI_SUCCESS;
     }
-    if (const int err = validate_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
+    if (const int err = check_library_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)
         return raise_error(args.comm, err);
     try {
         if (const int err = ensure_private_comm(args.comm, state); err != MPI_SUCCESS) return raise_error(args.comm, err);
@@ -142,15 +171,16 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
 
 PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     const std::shared_ptr<const Topology> topology = state.topology;
-    auto send = edge_blocks(args.send, *topology, Space::send);
-    auto recv = edge_blocks(args.recv, *topology, Space::recv);
+    auto held = std::make_shared<const HeldBlocks>(args, *topology);
     const bool same = args.send.layout == Layout::same;
     const bool uniform = uniform_blocks(args.collective);
     const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, SIZE_MAX, {}});
     return {std::shared_ptr<const Schedule>(reference, &reference->schedule),
-            [topology, send = std::move(send), recv = std::move(recv), same, uniform](std::size_t cutoff) {
-                return std::make_shared<const Schedule>(
-                    topology->combined_plan().schedule(topology->graph, {send, recv, same, cutoff, uniform}));
+            [topology, held = std::move(held), same, uniform](std::size_t cutoff) {
+                Schedule schedule = topology->combined_plan().schedule(
+                    topology->graph, {held->send, held->recv, same, cutoff, uniform});
+                schedule.datatypes = held->datatypes;
+                return std::make_shared<const Schedule>(std::move(schedule));
             },
             args.collective, shape_class(args, *topology), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
 }

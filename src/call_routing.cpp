@@ -49,8 +49,8 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
                                   state.agreement_comm());
         },
         [&](const Verdict& verdict) {
-            state.stats.auto_combined = state.tuner->decided_combined();
-            state.stats.auto_native = state.tuner->decided_native();
+            state.stats.lock()->auto_combined = state.tuner->decided_combined();
+            state.stats.lock()->auto_native = state.tuner->decided_native();
             tell(verdict, state);
         });
     choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));

@@ -63,7 +63,7 @@ bool may_block_in_mpi() {
 }
 
 void account(Operation& op) {
-    count_library_call(op.state->stats, op.execution.traffic(), op.native, op.execution.rounds());
+    count_library_call(*op.state->stats.lock(), op.execution.traffic(), op.native, op.execution.rounds());
 }
 
 // A once-operation that ended goes back to its communicator's pool; the pool does not hold the

@@ -18,13 +18,14 @@ NBRCOMB_EXPORT int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats* stats) {
     const TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
     if (stats == nullptr) return MPI_ERR_ARG;
-    *stats = state->stats;
+    *stats = state->stats.snapshot();
     return MPI_SUCCESS;
 }
 
 NBRCOMB_EXPORT int nbrcomb_comm_reset_stats(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
-    state->stats = after_reset(state->stats);
+    const auto counters = state->stats.lock();
+    *counters = after_reset(*counters);
     return MPI_SUCCESS;
 }

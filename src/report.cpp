@@ -94,9 +94,15 @@ void print_global(std::FILE* out, unsigned long long global_calls) {
                  global_calls);
 }
 
+// Calls on device memory, left to the MPI's own collective.
+void print_device(std::FILE* out, unsigned long long device_calls) {
+    if (device_calls == 0) return;
+    std::fprintf(out, "  on device memory, left to the MPI %llu calls\n", device_calls);
+}
+
 // The whole report: the sums print_summary reads, then those of print_reordering and
 // print_internode (whose calls are the library's less the global collectives), then the calls run as
-// global collectives.
+// global collectives and those on device memory.
 void print_report(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
     constexpr int summary_sums = 16;
     constexpr int reordering_sums = 7;
@@ -104,6 +110,7 @@ void print_report(std::FILE* out, int processes, const unsigned long long* sums,
     const unsigned long long global_calls = sums[summary_sums + reordering_sums + internode_sums];
     print_summary(out, processes, sums, seconds);
     print_global(out, global_calls);
+    print_device(out, sums[summary_sums + reordering_sums + internode_sums + 1]);
     unsigned long long internode[internode_sums];
     std::copy_n(sums + summary_sums + reordering_sums, internode_sums, internode);
     internode[0] -= global_calls;
@@ -126,7 +133,7 @@ int write_report() {
                                  static_cast<unsigned long long>(s.reordered), s.edge_cut_before, s.edge_cut_after,
                                  s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls,
                                  s.calls, s.internode_messages, s.internode_bytes, s.native_internode_messages,
-                                 s.native_internode_bytes, s.global_calls};
+                                 s.native_internode_bytes, s.global_calls, s.device_calls};
     double seconds[] = {s.pattern_seconds, s.schedule_seconds, s.reorder_seconds};
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

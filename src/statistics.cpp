@@ -41,7 +41,8 @@ namespace {
     FIELD(internode_bytes, true, false, false)          \
     FIELD(native_internode_messages, true, false, false) \
     FIELD(native_internode_bytes, true, false, false)    \
-    FIELD(global_calls, true, false, false)
+    FIELD(global_calls, true, false, false)              \
+    FIELD(device_calls, true, false, false)
 
 // A field of nbrcomb_stats left out of the list would neither sum nor survive a reset.
 #define NBRCOMB_FIELD_SIZE(name, sums, reset_keeps, duplicate_keeps) +sizeof(nbrcomb_stats::name)
@@ -66,7 +67,29 @@ void add_field(T& sum, const T& part) {
     if constexpr (sums) sum += part;
 }
 
+// Whether MPI calls may run at once in several threads; asked once the MPI is initialized,
+// which it is wherever a communicator has counters.
+bool threads_concurrent() {
+    static const bool concurrent = [] {
+        int level = MPI_THREAD_SINGLE;
+        PMPI_Query_thread(&level);
+        return level == MPI_THREAD_MULTIPLE;
+    }();
+    return concurrent;
+}
+
 }  // namespace
+
+CommStatistics::Access::Access(CommStatistics& owner)
+    : owner_(owner), lock_(owner.mutex_, std::defer_lock) {
+    if (threads_concurrent()) lock_.lock();
+}
+
+nbrcomb_stats CommStatistics::snapshot() const {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (threads_concurrent()) lock.lock();
+    return stats_;
+}
 
 void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part) {
 #define NBRCOMB_ADD(name, sums, reset_keeps, duplicate_keeps) add_field<sums>(sum.name, part.name);

@@ -9,6 +9,7 @@
 #include "nbrcomb/nbrcomb.h"
 
 #include <cstddef>
+#include <mutex>
 
 namespace nbrcomb::detail {
 
@@ -26,6 +27,32 @@ struct NativeTraffic {
     std::size_t internode_bytes = 0;
 };
 
+
+// A communicator's counters. Under MPI_THREAD_MULTIPLE one thread's call writes them while
+// another thread's MPI call completes an operation of the communicator (the progress engine
+// runs in whichever thread drives the MPI) and a third reads them (nbrcomb_comm_stats): every
+// access then holds a lock. Below that level no two MPI calls run at once, and nothing locks.
+class CommStatistics {
+public:
+    // The counters, locked until the access ends: `++stats.lock()->calls;` locks for the statement.
+    class Access {
+    public:
+        explicit Access(CommStatistics& owner);
+        nbrcomb_stats* operator->() const { return &owner_.stats_; }
+        nbrcomb_stats& operator*() const { return owner_.stats_; }
+
+    private:
+        CommStatistics& owner_;
+        std::unique_lock<std::mutex> lock_;
+    };
+
+    Access lock() { return Access(*this); }
+    nbrcomb_stats snapshot() const;
+
+private:
+    mutable std::mutex mutex_;
+    nbrcomb_stats stats_{};
+};
 
 // sum += part, field by field where a field sums.
 void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part);

@@ -58,7 +58,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     // Where some process has no edge, the duplicate's private communicators cannot wait for a
     // later collective those processes may never enter.
     copy->awaiting_setup = original.idle_somewhere;
-    copy->stats = for_duplicate(original.stats);
+    *copy->stats.lock() = for_duplicate(original.stats.snapshot());
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
@@ -103,7 +103,7 @@ StateBox* find_box(MPI_Comm comm) {
 TopoState::~TopoState() {
     {
         std::lock_guard lock(ledger().mutex);
-        if (ledger().alive.erase(this) != 0) add(ledger().freed, stats);
+        if (ledger().alive.erase(this) != 0) add(ledger().freed, stats.snapshot());
     }
     if (participants_comm != MPI_COMM_NULL) PMPI_Comm_free(&participants_comm);
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
@@ -176,7 +176,7 @@ int ensure_private_comm(MPI_Comm comm, TopoState& state) {
 ProcessTotals process_totals() {
     std::lock_guard lock(ledger().mutex);
     ProcessTotals totals = ledger().freed;
-    for (const TopoState* state : ledger().alive) add(totals, state->stats);
+    for (const TopoState* state : ledger().alive) add(totals, state->stats.snapshot());
     return totals;
 }
 

@@ -107,7 +107,7 @@ struct TopoState {
     long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator
     CallCache<PlannedCall> schedules;
-    nbrcomb_stats stats{};
+    CommStatistics stats;
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
     // Auto mode: calls left until Phase 1, which runs in the call that brings this to 0 (at

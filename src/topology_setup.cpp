@@ -240,21 +240,24 @@ void build_plans(TopoState& state, Topology& topology) {
         topology.candidates.push_back({algorithm, run_over_mpi(algorithm->plan(transport, topology.graph, settings))});
     }
     if (topology.candidates.size() > 1) order_by_estimate(state, topology);
-    state.stats.mode = topology.candidates.front().algorithm->mode;
-    state.stats.pattern_seconds = PMPI_Wtime() - start;
-    state.stats.pattern_messages = transport.stats().messages;
-    state.stats.pattern_exchanges = transport.stats().exchanges;
     Pattern::Cost phase1{};
     for (const Topology::Candidate& candidate : topology.candidates) {
         phase1.hyperedges += candidate.plan->cost().hyperedges;
         phase1.hyperedges_dropped += candidate.plan->cost().hyperedges_dropped;
     }
-    state.stats.pattern_hyperedges = phase1.hyperedges;
-    state.stats.pattern_hyperedges_dropped = phase1.hyperedges_dropped;
+    {
+        const auto stats = state.stats.lock();
+        stats->mode = topology.candidates.front().algorithm->mode;
+        stats->pattern_seconds = PMPI_Wtime() - start;
+        stats->pattern_messages = transport.stats().messages;
+        stats->pattern_exchanges = transport.stats().exchanges;
+        stats->pattern_hyperedges = phase1.hyperedges;
+        stats->pattern_hyperedges_dropped = phase1.hyperedges_dropped;
+    }
     if (config.check && !plans_hold(state, topology)) {
         log_rank0(LogLevel::warning, "plan check failed; this communicator uses the direct schedule");
         topology.candidates.clear();
-        state.stats.mode = NBRCOMB_MODE_DIRECT;
+        state.stats.lock()->mode = NBRCOMB_MODE_DIRECT;
     }
 }
 
@@ -345,16 +348,19 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     int found = 0;
     PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
     if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
-    state->stats.requested_mode = state->config.mode;
-    // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
-    state->stats.mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
     topology->direct = direct_plan(topology->graph);
-    if (renumbering.tried) {
-        state->stats.reorder_tried = 1;
-        state->stats.reordered = renumbering.reordered ? 1 : 0;
-        state->stats.reorder_seconds = reorder_seconds;
-        account_node_crossings(*topology, renumbering, state->stats);
-        topology->emulated_nodes = renumbering.node_after;
+    {
+        const auto stats = state->stats.lock();
+        stats->requested_mode = state->config.mode;
+        // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
+        stats->mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
+        if (renumbering.tried) {
+            stats->reorder_tried = 1;
+            stats->reordered = renumbering.reordered ? 1 : 0;
+            stats->reorder_seconds = reorder_seconds;
+            account_node_crossings(*topology, renumbering, *stats);
+            topology->emulated_nodes = renumbering.node_after;
+        }
     }
     state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
     state->idle_somewhere = agreed.idle_somewhere;

@@ -81,6 +81,9 @@ typedef struct nbrcomb_stats {
        their messages are the MPI's, so neither they nor native MPI's for the same calls are counted
        in messages_sent, bytes_sent, native_messages and native_bytes. */
     unsigned long long global_calls;
+    /* Calls whose send or receive buffer is device (GPU) memory, which the library leaves to the
+       MPI's own collective (a GPU-aware MPI moves such buffers itself); also counted in native_calls. */
+    unsigned long long device_calls;
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

@@ -1,8 +1,8 @@
-// Bad buffers and datatypes in every mode whose schedules the library runs on every call: the
-// call fails at once, on every process, with the error class MPICH gives and Open MPI's point to
-// point calls give (Open MPI's own neighborhood collectives crash on them), through the
-// communicator's error handler, never hanging the peers of a multi-round schedule; and the
-// communicator stays usable.
+// Bad buffers and datatypes in every mode, auto mode's included, whose calls may go to the MPI's
+// own collective: the call fails at once, on every process, with the error class MPICH gives and
+// Open MPI's point to point calls give (Open MPI's own neighborhood collectives crash on a NULL
+// buffer), through the communicator's error handler, never hanging the peers of a multi-round
+// schedule; and the communicator stays usable.
 #include "all_ranks.h"
 #include "differential.h"
 #include "mode_cases.h"
@@ -61,6 +61,8 @@ int call(Collective collective, Form form, MPI_Comm comm, const int* send, int* 
     return error_class(code);
 }
 
+bool auto_mode(const ModeCase& mode) { return mode.hints.front().second == "auto"; }
+
 class BadInput : public testing::TestWithParam<std::tuple<ModeCase, Form>> {};
 
 TEST_P(BadInput, fails_at_the_call_on_every_process_and_the_communicator_stays_usable) {
@@ -74,13 +76,18 @@ TEST_P(BadInput, fails_at_the_call_on_every_process_and_the_communicator_stays_u
     MPI_Type_contiguous(1, MPI_INT, &uncommitted);
     for (const Collective collective : all_collectives) {
         const std::string what = std::string(name_of(collective)) + " " + name_of(form);
-        // Degree 0 (one process) moves nothing, so nothing is wrong.
+        // Degree 0 (one process) moves nothing, so nothing is wrong; where auto mode leaves such a
+        // call to the MPI, the MPI may still reject an uncommitted datatype (Open MPI does).
         const int null_expected = degree > 0 ? MPI_ERR_BUFFER : MPI_SUCCESS;
         const int type_expected = degree > 0 ? MPI_ERR_TYPE : MPI_SUCCESS;
         EXPECT_EQ(call(collective, form, comm, send.data(), nullptr, MPI_INT, degree), null_expected)
             << what << ", NULL receive buffer";
-        EXPECT_EQ(call(collective, form, comm, send.data(), recv.data(), uncommitted, degree), type_expected)
-            << what << ", uncommitted datatype";
+        const int type_code = call(collective, form, comm, send.data(), recv.data(), uncommitted, degree);
+        if (degree > 0 || !auto_mode(mode)) {
+            EXPECT_EQ(type_code, type_expected) << what << ", uncommitted datatype";
+        } else {
+            EXPECT_TRUE(type_code == MPI_SUCCESS || type_code == MPI_ERR_TYPE) << what << ", uncommitted datatype";
+        }
         EXPECT_EQ(call(collective, form, comm, send.data(), recv.data(), MPI_INT, degree), MPI_SUCCESS)
             << what << ", a valid call after the failed ones";
         std::vector<int> expected(send.size(), -1);
@@ -94,7 +101,7 @@ TEST_P(BadInput, fails_at_the_call_on_every_process_and_the_communicator_stays_u
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, BadInput,
-                         testing::Combine(testing::ValuesIn(forced_modes), testing::Values(Form::blocking, Form::nonblocking)),
+                         testing::Combine(testing::ValuesIn(all_modes()), testing::Values(Form::blocking, Form::nonblocking)),
                          [](const auto& info) {
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });

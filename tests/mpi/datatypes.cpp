@@ -34,6 +34,26 @@ TypeCatalog::TypeCatalog() {
     MPI_Type_vector(2, 1, 2, MPI_DOUBLE, &type);
     const MPI_Datatype every_second_double = keep(type);
 
+    // Type maps out of memory order, which MPI sends in type-map order: two ints swapped; a struct
+    // whose fields are listed backwards; the swapped ints with a negative lower bound; and, to
+    // send only, one int listed twice.
+    const std::array<int, 2> ones{1, 1}, swapped{1, 0}, twice{0, 0};
+    MPI_Type_indexed(2, ones.data(), swapped.data(), MPI_INT, &type);
+    const MPI_Datatype swapped_ints = keep(type);
+    const std::array<MPI_Datatype, 2> int_double{MPI_INT, MPI_DOUBLE};
+    const std::array<MPI_Aint, 2> backwards{8, 0}, forwards{0, 4};
+    MPI_Type_create_struct(2, ones.data(), backwards.data(), int_double.data(), &type);
+    const MPI_Datatype backward_struct = keep(type);
+    MPI_Type_create_struct(2, ones.data(), forwards.data(), int_double.data(), &type);
+    const MPI_Datatype forward_struct = keep(type);
+    MPI_Type_indexed(2, ones.data(), swapped.data(), MPI_INT, &type);
+    MPI_Datatype uncommitted_swap = type;
+    MPI_Type_create_resized(uncommitted_swap, -8, 8, &type);
+    MPI_Type_free(&uncommitted_swap);
+    const MPI_Datatype swapped_below_lb = keep(type);
+    MPI_Type_indexed(2, ones.data(), twice.data(), MPI_INT, &type);
+    const MPI_Datatype one_int_twice = keep(type);
+
     pairs_ = {
         {"int", MPI_INT, 1, MPI_INT, 1},
         {"double", MPI_DOUBLE, 1, MPI_DOUBLE, 1},
@@ -45,6 +65,11 @@ TypeCatalog::TypeCatalog() {
         {"ints_to_vector", MPI_INT, 4, every_third_int, 1},
         {"struct_to_packed_struct", holey_struct, 1, packed_struct, 1},
         {"vector_to_doubles", every_second_double, 1, MPI_DOUBLE, 2},
+        {"swapped_to_ints", swapped_ints, 1, MPI_INT, 2},
+        {"ints_to_swapped", MPI_INT, 2, swapped_ints, 1},
+        {"backward_struct_to_struct", backward_struct, 1, forward_struct, 1},
+        {"negative_lb_swapped_to_ints", swapped_below_lb, 1, MPI_INT, 2},
+        {"int_twice_to_ints", one_int_twice, 1, MPI_INT, 2},
     };
 }
 

@@ -1,5 +1,6 @@
 // The datatypes the tests send: predefined ones and derived ones with holes, strides,
-// reordered blocks and changed extents, in pairs whose type signatures match.
+// reordered blocks, type maps out of memory order and changed extents, in pairs whose type
+// signatures match.
 #pragma once
 
 #include <mpi.h>

@@ -1,0 +1,138 @@
+// Datatypes in every mode, collective and form: type maps out of memory order travel in type-map
+// order (a dense block proves nothing), and a datatype the program frees while an operation
+// that uses it is in flight stays valid until the operation ends.
+#include "all_ranks.h"
+#include "differential.h"
+#include "mode_cases.h"
+#include "topologies.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace nbrcomb::test;
+
+namespace {
+
+// The out-of-order pairs of the catalog (datatypes.cpp), and one in order beside them.
+const std::vector<std::string> out_of_order_pairs{"swapped_to_ints", "ints_to_swapped", "backward_struct_to_struct",
+                                                  "negative_lb_swapped_to_ints", "int_twice_to_ints", "int"};
+
+// A complete graph with self-loops (which the global mode runs as the MPI's global collective,
+// and whose self-loops every mode copies locally), and a random graph with repeated edges,
+// self-loops and processes without edges.
+struct GraphCase {
+    std::string name;
+    Digraph (*graph)(int size);
+};
+
+void PrintTo(const GraphCase& graph, std::ostream* out) { *out << graph.name; }
+
+Digraph complete_with_self(int size) { return named_digraph("complete", size); }
+Digraph random_with_repeats(int size) { return random_digraph(size, 33); }
+
+const std::vector<GraphCase> graph_cases{{"complete", complete_with_self}, {"random", random_with_repeats}};
+
+bool skip(Form form) { return form == Form::persistent && !has_persistent_collectives; }
+
+Expect expect_for(const ModeCase& mode) {
+    return mode.hints.front().second == "auto" ? Expect::any_route : Expect::library_runs;
+}
+
+class OutOfOrder : public testing::TestWithParam<std::tuple<ModeCase, GraphCase, Form>> {};
+
+// Auto mode decides from its trials, which the calls of a few rounds run both ways.
+TEST_P(OutOfOrder, type_maps_travel_in_type_map_order) {
+    const auto& [mode, graph, form] = GetParam();
+    if (skip(form)) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, graph.graph(size_of(MPI_COMM_WORLD)), {.hints = mode.hints});
+    const TypeCatalog catalog;
+    const int rounds = expect_for(mode) == Expect::any_route ? 3 : 1;
+    for (int round = 0; round < rounds; ++round) {
+        std::vector<Check> checks;
+        for (const Collective collective : all_collectives)
+            for (const std::string& pair : out_of_order_pairs) {
+                const bool edge_arrays = has_edge_arrays(collective);
+                Call call = make_call(collective, comm, catalog,
+                                      {.types = &catalog.pair(pair), .units = 3, .vary = edge_arrays, .reverse = edge_arrays});
+                call.form = form;
+                checks.push_back({std::move(call), std::string(name_of(collective)) + " " + pair});
+            }
+        expect_matches_native(checks, expect_for(mode));
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, OutOfOrder,
+                         testing::Combine(testing::ValuesIn(all_modes()), testing::ValuesIn(graph_cases),
+                                          testing::Values(Form::blocking, Form::nonblocking, Form::persistent)),
+                         [](const auto& info) {
+                             return std::get<0>(info.param).name + "_" + std::get<1>(info.param).name + "_" +
+                                    name_of(std::get<2>(info.param));
+                         });
+
+// A vector receive type and a swapped send type, made afresh for one call.
+struct FreshTypes {
+    MPI_Datatype send = MPI_DATATYPE_NULL, recv = MPI_DATATYPE_NULL;
+    FreshTypes() {
+        const int ones[2] = {1, 1}, swapped[2] = {1, 0};
+        MPI_Type_indexed(2, ones, swapped, MPI_INT, &send);
+        MPI_Type_commit(&send);
+        MPI_Type_vector(2, 1, 2, MPI_INT, &recv);
+        MPI_Type_commit(&recv);
+    }
+    void release() {
+        if (send != MPI_DATATYPE_NULL) MPI_Type_free(&send);
+        if (recv != MPI_DATATYPE_NULL) MPI_Type_free(&recv);
+    }
+};
+
+class FreedInFlight : public testing::TestWithParam<std::tuple<ModeCase, Form>> {};
+
+// The program frees both datatypes right after the call that starts the operation (persistent:
+// after its init, before its starts); the operation completes, with native's bytes, as often
+// as it runs, and a datatype created next under the freed handle does not inherit its schedule.
+TEST_P(FreedInFlight, operation_completes_with_native_results) {
+    const auto& [mode, form] = GetParam();
+    if (skip(form)) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, complete_with_self(size_of(MPI_COMM_WORLD)), {.hints = mode.hints});
+    const TypeCatalog catalog;
+    FreshTypes reference;
+    const int calls = expect_for(mode) == Expect::any_route ? 40 : 3;
+    for (int i = 0; i < calls; ++i)
+        for (const Collective collective : all_collectives) {
+            const std::string what = std::string(name_of(collective)) + " call " + std::to_string(i);
+            FreshTypes doomed;
+            const TypePair doomed_pair{"doomed", doomed.send, 1, doomed.recv, 1};
+            Call doomed_call = make_call(collective, comm, catalog, {.types = &doomed_pair, .units = 2});
+            doomed_call.form = form;
+            Outcome buffers = fresh_buffers(doomed_call);
+            MPI_Request request = MPI_REQUEST_NULL;
+            ASSERT_EQ(start_library_call(doomed_call, buffers, request), MPI_SUCCESS) << what;
+            doomed.release();
+            const int starts = form == Form::persistent ? 2 : 1;
+            for (int start = 0; start < starts; ++start) {
+                if (form == Form::persistent) {
+                    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS) << what;
+                }
+                ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS) << what;
+            }
+            if (form == Form::persistent) MPI_Request_free(&request);
+            // The same call on live datatypes of the same layout, natively.
+            const TypePair reference_pair{"reference", reference.send, 1, reference.recv, 1};
+            Call reference_call = make_call(collective, comm, catalog, {.types = &reference_pair, .units = 2});
+            reference_call.form = form;
+            expect_all_ranks(difference_from_native(reference_call, buffers).empty(),
+                             "results differ: " + what, MPI_COMM_WORLD);
+        }
+    reference.release();
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, FreedInFlight,
+                         testing::Combine(testing::ValuesIn(all_modes()), testing::Values(Form::nonblocking, Form::persistent)),
+                         [](const auto& info) {
+                             return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
+                         });
+
+}  // namespace
