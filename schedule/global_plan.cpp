@@ -125,6 +125,14 @@ public:
         std::vector<CopyOp> unpack;
         std::optional<Side> received = recv.in_place(call.uniform);
         if (!received) received = recv.in_temp(schedule, false, unpack);
+        // Open MPI's nonblocking collectives take a send buffer equal to the receive buffer for
+        // MPI_IN_PLACE and then send what the receive counts say: a side without bytes, which
+        // may land on the other's address, gets one of its own.
+        if (sent->base.space == received->base.space && sent->base.offset == received->base.offset) {
+            Side& empty = std::ranges::all_of(sent->counts, [](int count) { return count == 0; }) ? *sent : *received;
+            empty.base = {Space::temp, static_cast<std::ptrdiff_t>(schedule.temp_bytes)};
+            schedule.temp_bytes += 1;
+        }
         op.send_base = sent->base;
         op.send_counts = std::move(sent->counts);
         op.send_displs = std::move(sent->displs);

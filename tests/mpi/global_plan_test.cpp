@@ -83,6 +83,53 @@ INSTANTIATE_TEST_SUITE_P(Cases, GlobalPlan,
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });
 
+// Rank 0 sends a strided block (packed, so its send side lies in temporary space) to every other
+// process and receives nothing; the others receive it and send nothing. A side without bytes
+// must not share the other side's address: Open MPI's collectives take equal send and receive
+// buffers for MPI_IN_PLACE, and then sent what the receive counts said (and hung, or truncated).
+TEST(GlobalPlanSides, a_side_without_bytes_keeps_apart_from_the_other) {
+    const int size = size_of(MPI_COMM_WORLD);
+    if (size < 2) GTEST_SKIP() << "a complete graph of one process has no edge";
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, named_digraph("er:1.0", size), {.hints = global_hints});
+    int indegree = 0, outdegree = 0, weighted = 0;
+    MPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
+    std::vector<int> sources(static_cast<std::size_t>(indegree)), destinations(static_cast<std::size_t>(outdegree));
+    MPI_Dist_graph_neighbors(comm, indegree, sources.data(), MPI_UNWEIGHTED, outdegree, destinations.data(),
+                             MPI_UNWEIGHTED);
+    MPI_Datatype strided = MPI_DATATYPE_NULL;
+    MPI_Type_vector(2, 1, 2, MPI_INT, &strided);
+    MPI_Type_commit(&strided);
+    const bool sender = rank_of(MPI_COMM_WORLD) == 0;
+    const std::vector<int> send{10, -1, 11, -1};
+    std::vector<int> send_counts(destinations.size() + 1, sender ? 1 : 0), send_displs(send_counts.size(), 0);
+    std::vector<int> recv_counts(sources.size() + 1), recv_displs(recv_counts.size());
+    for (std::size_t j = 0; j < sources.size(); ++j) {
+        recv_counts[j] = sources[j] == 0 ? 2 : 0;
+        recv_displs[j] = static_cast<int>(2 * j);
+    }
+    for (const Form form : {Form::blocking, Form::nonblocking}) {
+        std::vector<int> received(2 * sources.size() + 2, -7), expected(received);
+        PMPI_Neighbor_alltoallv(send.data(), send_counts.data(), send_displs.data(), strided, expected.data(),
+                                recv_counts.data(), recv_displs.data(), MPI_INT, comm);
+        MPI_Request request = MPI_REQUEST_NULL;
+        const int code = form == Form::blocking
+                             ? MPI_Neighbor_alltoallv(send.data(), send_counts.data(), send_displs.data(), strided,
+                                                      received.data(), recv_counts.data(), recv_displs.data(),
+                                                      MPI_INT, comm)
+                             : MPI_Ineighbor_alltoallv(send.data(), send_counts.data(), send_displs.data(), strided,
+                                                       received.data(), recv_counts.data(), recv_displs.data(),
+                                                       MPI_INT, comm, &request);
+        EXPECT_EQ(code, MPI_SUCCESS) << name_of(form);
+        if (form == Form::nonblocking) MPI_Wait(&request, MPI_STATUS_IGNORE);
+        EXPECT_EQ(received, expected) << name_of(form);
+    }
+    MPI_Type_free(&strided);
+    nbrcomb_stats stats{};
+    ASSERT_EQ(comm_stats(comm, stats), MPI_SUCCESS);
+    EXPECT_EQ(stats.global_calls, 2u);
+    EXPECT_TRUE(on_all_ranks(!HasFailure()));
+}
+
 // Auto mode weighs the global collective on a complete graph; whichever way each shape goes,
 // results stay exact, and from 4 processes on (2 rounds of one message against 3 messages) the
 // estimate puts it first among the candidates.
