@@ -13,7 +13,9 @@ struct TypeShape {
     std::size_t size;
 };
 
+// MPI_DATATYPE_NULL, legal on a side of degree 0, has no shape and no identity.
 TypeShape shape_of(MPI_Datatype type) {
+    if (type == MPI_DATATYPE_NULL) return {0, 0};
     MPI_Aint lb = 0, extent = 0;
     int size = 0;
     PMPI_Type_get_extent(type, &lb, &extent);
@@ -27,7 +29,9 @@ Block block_at(Space space, MPI_Aint offset, int count, MPI_Datatype type, std::
 
 // A datatype as a number that no other datatype has while it lives, and that tells its extent
 // and size.
-std::intptr_t identity_of(MPI_Datatype type) { return static_cast<std::intptr_t>(datatype_facts(type).identity); }
+std::intptr_t identity_of(MPI_Datatype type) {
+    return type == MPI_DATATYPE_NULL ? 0 : static_cast<std::intptr_t>(datatype_facts(type).identity);
+}
 
 // One word at a time: a range insert would cost more than the words.
 void append_side_key(const SideArgs& side, int degree, CallKey& key) {

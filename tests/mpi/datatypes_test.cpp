@@ -136,3 +136,24 @@ INSTANTIATE_TEST_SUITE_P(Modes, FreedInFlight,
                          });
 
 }  // namespace
+
+namespace {
+
+// A side of degree 0 may name MPI_DATATYPE_NULL: the library answers as Open MPI does (alltoallv
+// checks its datatypes per edge, allgatherv its receive datatype always; MPICH rejects both) and
+// asks the MPI nothing about a datatype that no edge uses, which would abort the job.
+TEST(NullDatatype, on_sides_of_degree_zero_the_library_answers_as_open_mpi) {
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, edgeless(size_of(MPI_COMM_WORLD)), {.hints = pairs_hints});
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    std::vector<int> zero(1, 0);
+    char buffer[2] = {};
+    EXPECT_EQ(error_class(MPI_Neighbor_alltoallv(buffer, zero.data(), zero.data(), MPI_DATATYPE_NULL, buffer + 1,
+                                                 zero.data(), zero.data(), MPI_DATATYPE_NULL, comm)),
+              MPI_SUCCESS);
+    EXPECT_EQ(error_class(MPI_Neighbor_allgatherv(buffer, 0, MPI_INT, buffer + 1, zero.data(), zero.data(),
+                                                  MPI_DATATYPE_NULL, comm)),
+              MPI_ERR_TYPE);
+    EXPECT_TRUE(on_all_ranks(!HasFailure()));
+}
+
+}  // namespace
