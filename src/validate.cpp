@@ -14,7 +14,7 @@ int check_type(MPI_Datatype type, int count) {
 }
 
 // The per-edge checks of the v and w forms, after their arrays are known to be present; one
-// datatype for all edges is checked once, and the counts in a loop the compiler vectorizes.
+// datatype for all edges is checked once, and the counts in one branch-free pass.
 int check_edges(const SideArgs& side, int degree) {
     if (side.layout == Layout::typed) {
         for (int i = 0; i < degree; ++i)
