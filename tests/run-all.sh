@@ -34,19 +34,25 @@ suite() {
   echo "== $dir: failed after $((SECONDS - start)) s"
   failed+=("$dir")
 }
+# The suites after the first are built without debug information, which takes a third of the
+# compile time; a failure there is reproduced in a build of one's own.
+no_debug_info=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
 suite build
-# Sanitized 16-rank runs take close to the default two minutes on 2 cores.
-suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF -DNBRCOMB_MPI_TEST_TIMEOUT=300
+# Sanitized 16-rank runs take close to the default two minutes on 2 cores, and as long as the
+# rest of the sanitized suite together: it runs up to 8 ranks (build/ runs the 16-rank ones).
+suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF -DNBRCOMB_MPI_TEST_TIMEOUT=300 \
+  -DNBRCOMB_MPI_TEST_MAX_RANKS=8 "${no_debug_info[@]}"
 # MPICH busy-polls when oversubscribed, so every rank beyond the 2 cores costs a scheduler
-# slice per call: a 4-rank run takes ten times a 2-rank one. Its MPI tests run at up to 4 ranks
-# in relink mode (the 8- and 16-rank runs would take longer than the other two suites
-# together) and at up to 3 in preload mode, the fewest where processes find friends; none of them
-# needs a minute, so a hang fails after 2. The PatternScale unit tests simulate thousands of
-# processes in one, without MPI, and already ran twice.
+# slice per call: a 4-rank run takes ten times a 2-rank one. Its MPI tests run at up to 3 ranks
+# in relink mode, the fewest where processes find friends (the tests of groups of 4 and of
+# reordering over nodes of 2, which need 4, run in the other suites); preload mode, whose
+# library code is relink mode's, shows at up to 2 ranks that MPICH's calls are intercepted. None needs a minute, so a hang
+# fails after 2. The PatternScale unit tests simulate thousands of processes in one, without
+# MPI, and already ran twice.
 suite build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
   -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DNBRCOMB_BUILD_BENCH=OFF \
-  -DNBRCOMB_MPI_TEST_MAX_RANKS=4 -DNBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS=3 -DNBRCOMB_MPI_TEST_TIMEOUT=120 \
-  -- --exclude-regex '^PatternScale\.'
+  -DNBRCOMB_MPI_TEST_MAX_RANKS=3 -DNBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS=2 -DNBRCOMB_MPI_TEST_TIMEOUT=120 \
+  "${no_debug_info[@]}" -- --exclude-regex '^PatternScale\.'
 # SimGrid's SMPI simulates a cluster in one process; its one test checks nbrbench's results there.
 suite build-smpi -C bench/smpi/smpi-cache.cmake
 

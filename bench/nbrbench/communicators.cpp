@@ -9,13 +9,13 @@ namespace nbrcomb::bench {
 
 namespace {
 
-VariantCommunicator create(const BenchTopology& topology, const topology::Graphs& graphs, const Variant& variant,
+VariantCommunicator create(const BenchTopology& topology, const nbrcomb::detail::LocalGraph& mine, const Variant& variant,
                            const LibrarySettings& settings, MPI_Comm world) {
     VariantCommunicator result;
     MPI_Info hints = variant_hints(variant, settings);
     dissemination_barrier(world);
     const double start = MPI_Wtime();
-    result.comm = create_communicator(topology, graphs, hints, variant.reorder, world);
+    result.comm = create_communicator(topology, mine, hints, variant.reorder, world);
     const double seconds = MPI_Wtime() - start;
     MPI_Info_free(&hints);
     MPI_Allreduce(&seconds, &result.create_seconds, 1, MPI_DOUBLE, MPI_MAX, world);
@@ -28,10 +28,10 @@ VariantCommunicator create(const BenchTopology& topology, const topology::Graphs
     return result;
 }
 
-double average_out_degree(const topology::Graphs& graphs, int processes) {
-    if (graphs.empty()) return 0.0;
-    double edges = 0.0;
-    for (const auto& graph : graphs) edges += static_cast<double>(graph.destinations.size());
+// Over the processes of world.
+double average_out_degree(const nbrcomb::detail::LocalGraph& mine, int processes, MPI_Comm world) {
+    double edges = static_cast<double>(mine.destinations.size());
+    MPI_Allreduce(MPI_IN_PLACE, &edges, 1, MPI_DOUBLE, MPI_SUM, world);
     return edges / processes;
 }
 
@@ -45,14 +45,15 @@ std::vector<TopologyCommunicators> create_communicators(const Options& options, 
     std::vector<TopologyCommunicators> result;
     for (const BenchTopology& topology : options.topologies) {
         if (rank == 0) std::fprintf(stderr, "nbrbench: creating the communicators of %s\n", topology.name.c_str());
-        const topology::Graphs graphs = generate_graphs(topology, processes);
+        const ProcessGraph mine = distribute_graph(topology, world);
         TopologyCommunicators communicators;
-        communicators.out_degree =
-            topology.is_cartesian() ? 2.0 * topology.cartesian_dims : average_out_degree(graphs, processes);
+        communicators.out_degree = topology.is_cartesian() ? 2.0 * topology.cartesian_dims
+                                                           : average_out_degree(mine.lists, processes, world);
+        communicators.blocks = mine.blocks;
         for (const Variant& variant : options.variants) {
             const bool applies = variant.is_native() || (library_loaded && !topology.is_cartesian());
             communicators.variants.push_back(
-                applies ? create(topology, graphs, variant, options.library, world) : VariantCommunicator{});
+                applies ? create(topology, mine.lists, variant, options.library, world) : VariantCommunicator{});
         }
         result.push_back(std::move(communicators));
     }

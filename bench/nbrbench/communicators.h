@@ -4,6 +4,7 @@
 
 #include "common/library_stats.h"
 #include "nbrbench/options.h"
+#include "topology/generators.h"
 
 #include <mpi.h>
 
@@ -25,6 +26,7 @@ struct VariantCommunicator {
 
 struct TopologyCommunicators {
     double out_degree = 0.0;  // average over the ranks: native MPI's messages per call and rank
+    topology::EdgeBlocks blocks;  // this process's, in the order of its lists; empty: one per edge
     std::vector<VariantCommunicator> variants;  // indexed like Options::variants
 };
 

@@ -118,28 +118,37 @@ std::optional<Form> parse_form(std::string_view text) {
 }
 
 NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes, calls::Path path,
-                                   Scope scope)
+                                   Scope scope, const topology::EdgeBlocks& blocks)
     : comm_(comm), collective_(collective), form_(form), block_bytes_(block_bytes), path_(path), scope_(scope) {
     std::tie(in_degree_, out_degree_) = degrees(comm, scope);
     int rank = 0;
     MPI_Comm_rank(comm, &rank);
     const bool gather = collective == Collective::allgather || collective == Collective::allgatherv;
-    const int send_blocks = gather ? 1 : out_degree_;
-    const auto block = static_cast<std::size_t>(block_bytes);
-    send_ = array_of<unsigned char>(send_blocks * block_bytes, 0);
-    for (int b = 0; b < send_blocks; ++b)
-        for (std::size_t j = 0; j < block; ++j)
-            send_[static_cast<std::size_t>(b) * block + j] = payload_byte(rank, b, j);
-    receive_ = array_of<unsigned char>(in_degree_ * block_bytes, 0);
-
-    send_counts_ = array_of(out_degree_, block_bytes);
-    receive_counts_ = array_of(in_degree_, block_bytes);
+    const bool weighted = !blocks.destinations.empty() &&
+                          (collective == Collective::alltoallv || collective == Collective::alltoallw);
+    // Bytes per send block (one per destination, or one for all of them) and per received one.
+    const auto bytes_of = [&](const std::vector<int>& edge_blocks, int edges) {
+        std::vector<int> bytes = array_of(edges, block_bytes);
+        if (weighted)
+            for (int i = 0; i < edges; ++i) bytes[static_cast<std::size_t>(i)] = edge_blocks[static_cast<std::size_t>(i)] * block_bytes;
+        return bytes;
+    };
+    send_counts_ = bytes_of(blocks.destinations, out_degree_);
+    receive_counts_ = bytes_of(blocks.sources, in_degree_);
     send_displs_ = array_of(out_degree_, 0);
     receive_displs_ = array_of(in_degree_, 0);
-    send_byte_displs_ = array_of<MPI_Aint>(out_degree_, 0);
-    receive_byte_displs_ = array_of<MPI_Aint>(in_degree_, 0);
-    for (int i = 0; i < out_degree_; ++i) send_byte_displs_[i] = send_displs_[i] = i * block_bytes;
-    for (int i = 0; i < in_degree_; ++i) receive_byte_displs_[i] = receive_displs_[i] = i * block_bytes;
+    for (int i = 1; i < out_degree_; ++i) send_displs_[i] = send_displs_[i - 1] + send_counts_[i - 1];
+    for (int i = 1; i < in_degree_; ++i) receive_displs_[i] = receive_displs_[i - 1] + receive_counts_[i - 1];
+    send_byte_displs_.assign(send_displs_.begin(), send_displs_.end());
+    receive_byte_displs_.assign(receive_displs_.begin(), receive_displs_.end());
+    const int send_blocks = gather ? 1 : out_degree_;
+    const int send_bytes = gather ? block_bytes : (out_degree_ > 0 ? send_displs_.back() + send_counts_.back() : 0);
+    send_ = array_of<unsigned char>(send_bytes, 0);
+    for (int b = 0; b < send_blocks; ++b)
+        for (int j = 0; j < (gather ? block_bytes : send_counts_[b]); ++j)
+            send_[static_cast<std::size_t>((gather ? 0 : send_displs_[b]) + j)] =
+                payload_byte(rank, b, static_cast<std::size_t>(j));
+    receive_ = array_of<unsigned char>(in_degree_ > 0 ? receive_displs_.back() + receive_counts_.back() : 0, 0);
     send_types_ = array_of<MPI_Datatype>(out_degree_, MPI_BYTE);
     receive_types_ = array_of<MPI_Datatype>(in_degree_, MPI_BYTE);
 
@@ -148,6 +157,12 @@ NeighborExchange::NeighborExchange(MPI_Comm comm, Collective collective, Form fo
 
 NeighborExchange::~NeighborExchange() {
     if (request_ != MPI_REQUEST_NULL) MPI_Request_free(&request_);
+}
+
+double NeighborExchange::bytes_per_call() const {
+    const bool gather = collective_ == Collective::allgather || collective_ == Collective::allgatherv;
+    if (gather || out_degree_ == 0) return static_cast<double>(out_degree_) * block_bytes_;
+    return static_cast<double>(send_displs_.back()) + send_counts_.back();
 }
 
 void NeighborExchange::run() {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/neighbor_call.h"
+#include "topology/generators.h"
 
 #include <mpi.h>
 
@@ -39,12 +40,14 @@ enum class Scope { neighborhood, global };
 class NeighborExchange {
 public:
     // Every neighbor gets (and every source sends) block_bytes bytes as MPI_BYTE; the v and w
-    // forms use the same counts with explicit displacements. The send blocks hold payload_byte,
+    // forms use the same counts with explicit displacements, or, where blocks has them,
+    // block_bytes times an edge's blocks (a mesh's ghost cells), one block after the other. The send blocks hold payload_byte,
     // so the receive buffer shows where each block came from. path: through MPI_Neighbor_*, which
     // the library intercepts where it is loaded, or PMPI_Neighbor_*, the MPI's own. The global
     // scope treats every process of comm, itself included, as a neighbor, and calls MPI_X.
     NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes,
-                     calls::Path path = calls::Path::library, Scope scope = Scope::neighborhood);
+                     calls::Path path = calls::Path::library, Scope scope = Scope::neighborhood,
+                     const topology::EdgeBlocks& blocks = {});
     ~NeighborExchange();
     NeighborExchange(const NeighborExchange&) = delete;
     NeighborExchange& operator=(const NeighborExchange&) = delete;
@@ -57,8 +60,14 @@ public:
     static constexpr unsigned char scrambled = 0xa5;
     void scramble_received();
     const std::vector<unsigned char>& received() const { return receive_; }
+    // Where the block from the i-th source lies in received(), and its bytes.
+    int received_offset(int source) const { return receive_displs_[static_cast<std::size_t>(source)]; }
+    int received_bytes(int source) const { return receive_counts_[static_cast<std::size_t>(source)]; }
 
     int out_degree() const { return out_degree_; }
+    // What one call sends natively, one message per out-edge: a gather's one block to each, or
+    // the send counts.
+    double bytes_per_call() const;
     MPI_Comm comm() const { return comm_; }
     Collective collective() const { return collective_; }
     int block_bytes() const { return block_bytes_; }

@@ -23,11 +23,12 @@ std::optional<nbrcomb_stats> library_snapshot(MPI_Comm comm) {
 }
 
 // One execution of one experiment; rank 0 adds it to record.
-void execute(const Experiment& experiment, const VariantCommunicator& communicator, const Options& options,
-             MPI_Comm control, ExperimentRecord& record) {
+void execute(const Experiment& experiment, const VariantCommunicator& communicator, const topology::EdgeBlocks& blocks,
+             const Options& options, MPI_Comm control, ExperimentRecord& record) {
     const MPI_Comm comm = communicator.comm;
     const bool reordering = communicator.reordering.has_value();
-    NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
+    NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes, calls::Path::library,
+                              Scope::neighborhood, blocks);
     const auto before = library_snapshot(comm);
     // The repetitions' times, then the library's figures, all reduced to their maximum at once.
     std::vector<double> maxima =
@@ -40,7 +41,8 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     // the old and the new ranks: summed over the ranks. Calls the library left to native MPI (auto
     // mode) send native MPI's one message per out-edge.
     const double out_degree = static_cast<double>(exchange.out_degree());
-    double sums[9] = {out_degree, out_degree * experiment.bytes, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    const double native_bytes = exchange.bytes_per_call();
+    double sums[9] = {out_degree, native_bytes, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
     if (before && after) {
         for (int c = 0; c < library_column_count; ++c)
             maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
@@ -51,7 +53,7 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
                        static_cast<double>(after->native_call_messages - before->native_call_messages)) /
                       calls;
             sums[1] = (static_cast<double>(after->bytes_sent - before->bytes_sent) +
-                       native_calls * out_degree * experiment.bytes) /
+                       native_calls * native_bytes) /
                       calls;
             sums[2] = library_calls / calls;
         }
@@ -109,8 +111,9 @@ std::vector<ExperimentRecord> run_sweep(const Options& options,
     run_in_random_order(options.settle, options.runs, experiments.size(), options.seed, control,
                         [&](std::size_t e, bool timed) {
                             const Experiment& experiment = experiments[e];
-                            execute(experiment, communicators[experiment.topology].variants[experiment.variant],
-                                    options, control, timed ? records[e] : untimed);
+                            const TopologyCommunicators& topology = communicators[experiment.topology];
+                            execute(experiment, topology.variants[experiment.variant], topology.blocks, options,
+                                    control, timed ? records[e] : untimed);
                         });
     return records;
 }

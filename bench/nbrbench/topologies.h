@@ -22,14 +22,23 @@ struct BenchTopology {
 // collection without its path or .mtx suffix. Throws std::invalid_argument.
 BenchTopology parse_bench_topology(const std::string& text);
 
-// Builds the graphs once for all the communicators of one topology; empty for Cartesian ones.
-topology::Graphs generate_graphs(const BenchTopology& topology, int processes);
+// One process's part of a topology: its lists, and the blocks its edges carry (empty: one each).
+struct ProcessGraph {
+    nbrcomb::detail::LocalGraph lists;
+    topology::EdgeBlocks blocks;
+};
+
+// Collective over world: rank 0 builds the graphs once, for all the communicators of one
+// topology, and hands every process its own part, so that no process holds the whole graph (at
+// thousands of simulated processes, all of them in one address space, it would not fit); empty
+// lists for Cartesian topologies.
+ProcessGraph distribute_graph(const BenchTopology& topology, MPI_Comm world);
 
 // A new communicator of the topology over world, with hints and reorder for the distributed-graph
-// constructor (Cartesian communicators take neither and keep the ranks). graphs is what
-// generate_graphs returned for world's size; each process gives the lists of its rank in world.
-// With reorder the process with rank v in the new communicator plays vertex v.
-MPI_Comm create_communicator(const BenchTopology& topology, const topology::Graphs& graphs, MPI_Info hints,
+// constructor (Cartesian communicators take neither and keep the ranks), from the lists of this
+// process (what distribute_graph gave it). With reorder the process with rank v in the new
+// communicator plays vertex v.
+MPI_Comm create_communicator(const BenchTopology& topology, const nbrcomb::detail::LocalGraph& mine, MPI_Info hints,
                              bool reorder, MPI_Comm world);
 
 }  // namespace nbrcomb::bench

@@ -12,28 +12,25 @@ namespace nbrcomb::bench {
 
 namespace {
 
-// The position of the k-th occurrence of peer in list; -1 if there is none (a graph whose two ends
-// disagree).
-int kth_position(const std::vector<int>& list, int peer, int k) {
-    for (std::size_t i = 0; i < list.size(); ++i)
-        if (list[i] == peer && k-- == 0) return static_cast<int>(i);
-    return -1;
-}
-
-// Every process's destinations, by rank. Collective over comm.
-std::vector<std::vector<int>> all_destinations(MPI_Comm comm, const std::vector<int>& mine) {
-    int processes = 0;
-    MPI_Comm_size(comm, &processes);
-    int count = static_cast<int>(mine.size());
-    std::vector<int> counts(static_cast<std::size_t>(processes)), displs(counts.size() + 1, 0);
-    MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-    for (std::size_t r = 0; r < counts.size(); ++r) displs[r + 1] = displs[r] + counts[r];
-    std::vector<int> flat(static_cast<std::size_t>(displs.back()) + 1);
-    MPI_Allgatherv(mine.data(), count, MPI_INT, flat.data(), counts.data(), displs.data(), MPI_INT, comm);
-    std::vector<std::vector<int>> lists;
-    for (std::size_t r = 0; r < counts.size(); ++r)
-        lists.emplace_back(flat.begin() + displs[r], flat.begin() + displs[r + 1]);
-    return lists;
+// For each source of this process, the position of the edge in the sender's destinations, which
+// names the send block that fills the receive block: every process sends each destination its
+// position on comm (the k-th message from u to v is the k-th u in v's sources, MPI's order for
+// repeated edges). Point to point, so that no process holds the whole graph. Collective over comm.
+std::vector<int> sender_positions(MPI_Comm comm, const nbrcomb::common::Neighborhood& neighbors) {
+    constexpr int tag = 4242;
+    std::vector<int> positions(neighbors.sources.size(), -1), mine(neighbors.destinations.size());
+    std::vector<MPI_Request> requests;
+    for (std::size_t i = 0; i < neighbors.sources.size(); ++i) {
+        requests.emplace_back();
+        MPI_Irecv(&positions[i], 1, MPI_INT, neighbors.sources[i], tag, comm, &requests.back());
+    }
+    for (std::size_t d = 0; d < neighbors.destinations.size(); ++d) {
+        mine[d] = static_cast<int>(d);
+        requests.emplace_back();
+        MPI_Isend(&mine[d], 1, MPI_INT, neighbors.destinations[d], tag, comm, &requests.back());
+    }
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    return positions;
 }
 
 // The calls the library has run on comm; 0 where it does not manage comm.
@@ -60,27 +57,24 @@ ExpectedDelivery::ExpectedDelivery(MPI_Comm comm) {
         sender_blocks_ = neighbors.source_edges;
         return;
     }
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    const auto destinations = all_destinations(comm, neighbors.destinations);
-    for (std::size_t i = 0; i < sources_.size(); ++i)
-        sender_blocks_.push_back(
-            kth_position(destinations[static_cast<std::size_t>(sources_[i])], rank, neighbors.source_edges[i]));
+    sender_blocks_ = sender_positions(comm, neighbors);
 }
 
 bool ExpectedDelivery::holds_for(NeighborExchange& exchange) const {
     exchange.scramble_received();
     exchange.run();
     const bool gather = exchange.collective() == Collective::allgather || exchange.collective() == Collective::allgatherv;
-    const auto bytes = static_cast<std::size_t>(exchange.block_bytes());
     const std::vector<unsigned char>& received = exchange.received();
-    for (std::size_t i = 0; i < sources_.size(); ++i)
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+        const auto offset = static_cast<std::size_t>(exchange.received_offset(static_cast<int>(i)));
+        const auto bytes = static_cast<std::size_t>(exchange.received_bytes(static_cast<int>(i)));
         for (std::size_t j = 0; j < bytes; ++j) {
             const unsigned char expected = sources_[i] == MPI_PROC_NULL
                                                ? NeighborExchange::scrambled
                                                : payload_byte(sources_[i], gather ? 0 : sender_blocks_[i], j);
-            if (received[i * bytes + j] != expected) return false;
+            if (received[offset + j] != expected) return false;
         }
+    }
     return true;
 }
 
@@ -96,7 +90,8 @@ ValidationSummary validate(const Options& options, const std::vector<TopologyCom
         const Experiment& experiment = experiments[e];
         const MPI_Comm comm = communicators[experiment.topology].variants[experiment.variant].comm;
         const auto [delivery, _] = expected.try_emplace(comm, comm);
-        NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes);
+        NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes,
+                                  calls::Path::library, Scope::neighborhood, communicators[experiment.topology].blocks);
         const auto calls_before = library_calls(exchange.comm());
         const bool right = delivery->second.holds_for(exchange);
         // Ranks with wrong data, and ranks on which the library (not native MPI) ran the call.

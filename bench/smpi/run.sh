@@ -38,11 +38,15 @@ export PLATFORM=$PWD/build-smpi/lib/libnbr_cluster.so
 # Each rank its own copy of the library; the code between MPI calls (the library's packing and
 # schedule lookups, the same code for direct and combining) not charged: on this shared machine
 # its real time would carry the simulator's own scheduling noise; MPICH's algorithms for the
-# collectives of the setup and the benchmark's barriers (SMPI's default sends a message from every
-# process to every other); the solver options keep 1024-process runs affordable (README.md,
-# sections 5 and 6).
+# collectives of the setup (SMPI's default sends a message from every process to every other),
+# but tree and recursive-doubling ones where MPICH's are two-level: those make every new
+# communicator find its nodes with a ring allgather over all its processes (SMPI's
+# Comm::init_smp, P - 1 rounds), the wall at 4096 processes; the solver options keep large runs
+# affordable (README.md, sections 5 and 6).
 export SMPIRUN_FLAGS="--cfg=smpi/privatize-libs:$PWD/build-smpi/lib/libnbrcomb.so.0
-  --cfg=smpi/coll-selector:mpich --cfg=smpi/simulate-computation:no
+  --cfg=smpi/coll-selector:mpich --cfg=smpi/bcast:binomial_tree --cfg=smpi/allreduce:rdb
+  --cfg=smpi/reduce:binomial --cfg=smpi/allgather:rdb --cfg=smpi/gather:ompi_binomial
+  --cfg=smpi/scatter:ompi_binomial --cfg=smpi/alltoall:bruck --cfg=smpi/simulate-computation:no
   --cfg=maxmin/concurrency-limit:64 --cfg=surf/precision:1e-7
   --log=root.thres:warning"
 

@@ -24,8 +24,7 @@ namespace {
 
 constexpr const char* usage =
     "usage: nbrmap [--topology SPEC]... [--processes N]... [--node-size N]...\n"
-    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | matrix:PATH, each with a prefix\n"
-    "        shuffled: (its ranks in a random order)\n"
+    NBRCOMB_TOPOLOGY_SPEC_USAGE
     "  defaults: moore:3:1 shuffled:moore:3:1 vonneumann:3:1, 4096 and 32768 processes, nodes of 32\n"
     "Columns: edges of the directed graph (what rank 0 gathers), graph_seconds to make it the\n"
     "undirected weighted graph METIS takes, map_seconds to partition and place it, the edge weight\n"

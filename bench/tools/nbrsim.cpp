@@ -28,8 +28,7 @@ namespace {
 constexpr const char* usage =
     "usage: nbrsim [--topology SPEC]... [--processes N]... [--theta T]... [--mode ALGORITHM]\n"
     "              [--k K]... [--node-size N] [--max-hyperedges N] [--check]\n"
-    "  SPEC: moore:D:R | vonneumann:D:R | er:DENSITY[:SEED] | complete | matrix:PATH, each with a prefix\n"
-    "        shuffled: (its ranks in a random order)\n"
+    NBRCOMB_TOPOLOGY_SPEC_USAGE
     "  defaults: the paper's set, moore:2:1 moore:2:2 moore:3:1 er:0.05 er:0.2 er:0.4,\n"
     "            4096 processes, theta 4, mode pairs, k 2, agnostic, 256 hyperedges\n"
     "  --mode ALGORITHM  one of the library's: direct, pairs, groups (of k friends, paper 002),\n"

@@ -16,6 +16,19 @@ namespace nbrcomb::topology {
 
 using Graphs = std::vector<nbrcomb::detail::LocalGraph>;  // indexed by rank
 
+// The blocks each edge of one process carries, in the order of its lists, where neighbors
+// exchange unequal amounts (a mesh's ghost cells).
+struct EdgeBlocks {
+    std::vector<int> sources;
+    std::vector<int> destinations;
+};
+
+// A topology with its edges' blocks; blocks is empty where every edge carries one.
+struct WeightedGraphs {
+    Graphs graphs;
+    std::vector<EdgeBlocks> blocks;  // indexed by rank
+};
+
 // The grid shape MPI_Dims_create(processes, dims) gives: dims factors of processes, as close
 // to each other as possible, in non-increasing order.
 std::vector<int> balanced_dims(int processes, int dims);

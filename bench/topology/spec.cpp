@@ -1,6 +1,7 @@
 #include "topology/spec.h"
 
 #include "common/split.h"
+#include "topology/mesh.h"
 
 #include <charconv>
 #include <stdexcept>
@@ -21,7 +22,7 @@ T number(const std::string& field, const std::string& what, const std::string& t
     return value;
 }
 
-Graphs generate_in_order(const TopologySpec& spec, int processes) {
+Graphs unweighted_in_order(const TopologySpec& spec, int processes) {
     switch (spec.kind) {
     case TopologySpec::Kind::moore:
         return moore(processes, spec.dims, spec.radius);
@@ -33,8 +34,15 @@ Graphs generate_in_order(const TopologySpec& spec, int processes) {
         return complete(processes);
     case TopologySpec::Kind::matrix:
         return matrix_halo(spec.path, processes);
+    case TopologySpec::Kind::mesh:
+        break;
     }
     throw std::logic_error("unknown topology kind");
+}
+
+WeightedGraphs generate_in_order(const TopologySpec& spec, int processes) {
+    if (spec.kind == TopologySpec::Kind::mesh) return mesh_level_exchange(spec.cells, spec.level, spec.seed, processes);
+    return {unweighted_in_order(spec, processes), {}};
 }
 
 }  // namespace
@@ -81,14 +89,31 @@ TopologySpec parse_topology(const std::string& text) {
         if (fields.size() == 3) spec.seed = number<std::uint64_t>(fields[2], "seed", text);
         return spec;
     }
-    throw std::invalid_argument(
-        "topology '" + text + "': unknown kind '" + kind +
-        "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], complete, matrix:PATH, each with a prefix shuffled:)");
+    if (kind == "mesh" || kind == "amg") {
+        const std::size_t seed_field = kind == "mesh" ? 2 : 3;
+        if (fields.size() != seed_field && fields.size() != seed_field + 1)
+            throw std::invalid_argument("topology '" + text + "': expected " +
+                                        (kind == "mesh" ? "mesh:CELLS[:SEED]" : "amg:CELLS:LEVEL[:SEED]"));
+        spec.kind = TopologySpec::Kind::mesh;
+        spec.cells = number<int>(fields[1], "cell count", text);
+        if (kind == "amg") spec.level = number<int>(fields[2], "level", text);
+        if (fields.size() > seed_field) spec.seed = number<std::uint64_t>(fields[seed_field], "seed", text);
+        if (spec.cells < 5 || spec.level < 0)
+            throw std::invalid_argument("topology '" + text + "': a mesh needs at least 5 cells and a level of 0 or more");
+        return spec;
+    }
+    throw std::invalid_argument("topology '" + text + "': unknown kind '" + kind +
+                                "' (moore:D:R, vonneumann:D:R, er:DENSITY[:SEED], complete, matrix:PATH, "
+                                "mesh:CELLS[:SEED], amg:CELLS:LEVEL[:SEED], each with a prefix shuffled:)");
 }
 
-Graphs generate(const TopologySpec& spec, int processes) {
-    Graphs graphs = generate_in_order(spec, processes);
-    return spec.shuffled ? shuffle_ranks(graphs, spec.seed) : graphs;
+Graphs generate(const TopologySpec& spec, int processes) { return generate_weighted(spec, processes).graphs; }
+
+WeightedGraphs generate_weighted(const TopologySpec& spec, int processes) {
+    WeightedGraphs topology = generate_in_order(spec, processes);
+    if (!spec.shuffled) return topology;
+    if (!topology.blocks.empty()) throw std::invalid_argument("topology '" + spec.text + "': a mesh cannot be shuffled");
+    return {shuffle_ranks(topology.graphs, spec.seed), {}};
 }
 
 }  // namespace nbrcomb::topology
