@@ -34,8 +34,8 @@ suite() {
   echo "== $dir: failed after $((SECONDS - start)) s"
   failed+=("$dir")
 }
-# The suites after the first are built without debug information, which takes a third of the
-# compile time; a failure there is reproduced in a build of one's own.
+# The sanitized and the MPICH suites are built without debug information, which takes a third
+# of the compile time; a failure there is reproduced in a build of one's own.
 no_debug_info=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
 suite build
 # Sanitized 16-rank runs take close to the default two minutes on 2 cores, and as long as the

@@ -41,8 +41,8 @@ class NeighborExchange {
 public:
     // Every neighbor gets (and every source sends) block_bytes bytes as MPI_BYTE; the v and w
     // forms use the same counts with explicit displacements, or, where blocks has them,
-    // block_bytes times an edge's blocks (a mesh's ghost cells), one block after the other. The send blocks hold payload_byte,
-    // so the receive buffer shows where each block came from. path: through MPI_Neighbor_*, which
+    // block_bytes times an edge's blocks (a mesh's ghost cells), one block after the other. The
+    // send blocks hold payload_byte, so the receive buffer shows where each block came from. path: through MPI_Neighbor_*, which
     // the library intercepts where it is loaded, or PMPI_Neighbor_*, the MPI's own. The global
     // scope treats every process of comm, itself included, as a neighbor, and calls MPI_X.
     NeighborExchange(MPI_Comm comm, Collective collective, Form form, int block_bytes,
@@ -70,10 +70,9 @@ public:
     double bytes_per_call() const;
     MPI_Comm comm() const { return comm_; }
     Collective collective() const { return collective_; }
-    int block_bytes() const { return block_bytes_; }
 
 private:
-    // The call's arguments; MPI_BYTE blocks of block_bytes_ everywhere.
+    // The call's arguments, in MPI_BYTE.
     calls::NeighborArguments<> arguments();
     // Issues the call in its scope: runs it, starts it into request_ or initializes request_.
     void issue();

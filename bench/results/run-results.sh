@@ -13,7 +13,7 @@
 #      nbrmap: rank 0's mapping for reordering at up to 163,840 processes; nbrbench at 16 and 32
 #      ranks on emulated nodes of 4 and 8: the messages between nodes of node aggregation;
 #   5. nbrsim: Phase 1 on simulated processes at scale (Moore grids at 4096, random graphs at
-#      1024; every algorithm on nodes of 16 at 256 and 1024, the multi-hop ones up to 8192), every
+#      1024; every algorithm on nodes of 16 at 256 and 1024, and at 4096 and 8192), every
 #      pattern checked;
 #   6. bench/results/plot.sh: a few PNG figures into bench/results/;
 #   7. bench/results/results_tables.py: bench/results/RESULTS.md from the CSVs, the conditions and the commands,
@@ -108,7 +108,7 @@ er=(--topology er:0.05 --topology er:0.2 --topology er:0.4 --topology er:0.6 --t
 groups=(--mode groups --k 2 --k 3 --k 4)
 aware=(--node-size 32)
 # nbrsim: every algorithm on the simulated cluster's shapes (nodes of 16), where bench/smpi/run.sh
-# --multihop measures them, and the multi-hop ones at up to 8192 processes.
+# --multihop measures them, and at 4096 and 8192 processes.
 multihop_moore=(--topology moore:2:1 --topology moore:2:2 --topology moore:3:1 --node-size 16)
 multihop_er=(--topology er:0.05 --topology er:0.2 --node-size 16)
 multihop_modes=(direct pairs aggregate dimwise forward)
@@ -353,7 +353,7 @@ for mode in "${multihop_modes[@]}"; do
   simulate "nbrsim-multihop-$mode" "$sim_multihop" "${multihop_moore[@]}" "${multihop_moore_sizes[@]}" --mode "$mode"
   simulate "nbrsim-multihop-er-$mode" "$sim_multihop" "${multihop_er[@]}" "${multihop_er_sizes[@]}" --mode "$mode"
 done
-for mode in direct dimwise forward; do
+for mode in "${multihop_modes[@]}"; do
   simulate "nbrsim-multihop-scale-$mode" "$sim_multihop" "${multihop_moore[@]}" --topology er:0.05 \
     "${multihop_scale[@]}" --mode "$mode"
 done
@@ -423,6 +423,13 @@ python3 bench/results/results_tables.py --conditions "$conditions" --commands "$
   --openmpi "$ompi_csv" "${mpich_table[@]}" --auto "${auto_tables[@]}" --reorder "${reorder_csvs[@]}" --map "$map_csv" --sim-moore "$sim_moore" --sim-er "$sim_er" \
   "${aggregation_table[@]}" "${multihop_table[@]}" "${smpi_table[@]}" --guidelines "${guideline_tables[@]}" \
   --guideline-figures "${guideline_figures[@]}" --figures "${figures[@]}" --figures-dir "$out" --output "$results_md"
+# The first section, from the simulated studies of bench/smpi/run.sh --applications and --4096 (hours
+# of one core, run apart; their runs are listed in bench/smpi/study-runs.txt).
+if [[ -s bench/smpi/study-runs.txt ]]; then
+  python3 bench/results/when_it_pays.py --manifest bench/smpi/study-runs.txt \
+    --csv applications=bench/smpi/applications.csv scale4096=bench/smpi/scale4096.csv \
+    --model "$sim_multihop" --output "$results_md"
+fi
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then
   printf 'run-results.sh: FAILED: %s\n' "${failures[@]}" >&2

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Latency of the library's variants at scale: nbrbench with libnbrcomb on 256 and 1024 simulated
+# Latency of the library's variants at scale: nbrbench with libnbrcomb on 128 to 4096 simulated
 # processes of a cluster of 16-core nodes calibrated on TACC Stampede (SimGrid SMPI; platform,
 # calibration and limits in bench/smpi/README.md).
-#   bench/smpi/run.sh [--quick | --aggregation | --multihop]
+#   bench/smpi/run.sh [--quick | --aggregation | --multihop | --applications | --4096]
 # Builds build-smpi/ (the library, nbrbench and the platform against SMPI), then prints CSV:
 #   topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,
 #   pattern_seconds,valid
@@ -17,17 +17,24 @@
 # received are what MPI prescribes. --multihop: routing over a process grid (dimwise, forward)
 # against direct, pairs and aggregation, allgather and alltoall, and auto after its trial
 # (multihop.csv; about 75 minutes; MULTIHOP_AUTO_1KIB=1 adds auto at 1 KiB, an hour more). --quick: 256 processes of Moore (2,2), 4 B allgather, a few
-# minutes; the full run about an hour and a half. Progress goes to standard error.
+# minutes; the full run about an hour and a half. --applications: the topologies applications
+# make (applications.csv): a METIS-partitioned mesh's ghost exchange and its multigrid levels
+# (MPI_Neighbor_alltoallv of 8-byte values, per-neighbor counts), SuiteSparse matrices' SpMM
+# exchange (MPI_Neighbor_allgather of each process's rows of one column); --4096: 4096 processes
+# (scale4096.csv). APPLICATIONS_ONLY=REGEX runs only the lines of a mode whose arguments match.
+# Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-quick=0 aggregation=0 multihop=0
+quick=0 aggregation=0 multihop=0 applications=0 scale=0
 case ${1:-} in
   --quick) quick=1 ;;
   --aggregation) aggregation=1 ;;
   --multihop) multihop=1 ;;
+  --applications) applications=1 ;;
+  --4096) scale=1 ;;
   "") ;;
-  *) sed -n '2,21p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,25p' "$0" >&2; exit 2 ;;
 esac
 
 cmake -S . -B build-smpi -C bench/smpi/smpi-cache.cmake >&2
@@ -73,6 +80,9 @@ simulate() {
     bench/smpi/columns.py "$@"
 }
 
+# selected ARGUMENTS...: whether APPLICATIONS_ONLY (a regular expression, default all) matches them.
+selected() { [[ "$*" =~ ${APPLICATIONS_ONLY:-.} ]]; }
+
 # measure PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS [columns.py options]: direct and
 # the variants; auto, if asked for, in a simulation of its own with its longer warm-up.
 measure() {
@@ -83,6 +93,42 @@ measure() {
     simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct) "${@:7}"
   fi
 }
+
+# The application topologies (bench/topology/mesh.h): the ghost exchange of a mesh of a million
+# cells in P METIS parts, one 8-byte value per ghost cell, and the first three coarse levels of its
+# smoothed-aggregation hierarchy; seed 002's SpMM, one column of X per call, a process's rows of it
+# (8 bytes each) to every process whose rows of A reference them, on the SuiteSparse matrices with
+# at least 1024 rows, from 128 processes up to their rows. Each set side by side with direct in one
+# simulation, then auto with the default settings in one of its own.
+if [[ $applications -eq 1 ]]; then
+  mesh=mesh:1000000,amg:1000000:1,amg:1000000:2,amg:1000000:3
+  matrices=$PWD/bench/data/matrices
+  spmm="matrix:$matrices/can_1054.mtx,matrix:$matrices/lp_sctap2.mtx,matrix:$matrices/SmaGri.mtx"
+  for line in "256 $mesh alltoallv blocking 8 pairs,aggregate,forward" "256 $mesh alltoallv blocking 8 auto" \
+              "128 $spmm allgather blocking 64 pairs,aggregate,forward" "128 $spmm allgather blocking 64 auto" \
+              "256 $spmm allgather blocking 32 pairs,aggregate,forward" "256 $spmm allgather blocking 32 auto" \
+              "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 pairs,aggregate,forward" \
+              "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 auto" \
+              "1024 $spmm allgather blocking 8 pairs,aggregate,forward" "1024 $spmm allgather blocking 8 auto" \
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 aggregate,forward" \
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 auto"; do
+    # shellcheck disable=SC2086  # a line is the arguments of measure
+    selected $line && measure $line
+  done
+  exit
+fi
+
+# Seed 000's scale: 256 nodes of 16. A call of direct's 4 B allgather on Moore (2,2) costs the
+# simulator about 14 s of one core there, the setup of the communicators about 3 minutes; pairs'
+# Phase 1 (probed receives, polled) did not finish in 27 minutes, so pairs is left to nbrsim there.
+if [[ $scale -eq 1 ]]; then
+  for line in "4096 moore:2:2 allgather blocking 4 dimwise,aggregate" \
+              "4096 er:0.05 allgather blocking 4 aggregate,forward"; do
+    # shellcheck disable=SC2086
+    selected $line && measure $line
+  done
+  exit
+fi
 
 if [[ $quick -eq 1 ]]; then
   measure 256 moore:2:2 allgather blocking 4 pairs,auto
