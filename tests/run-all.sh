@@ -46,9 +46,9 @@ suite build-asan -DNBRCOMB_SANITIZE=ON -DNBRCOMB_BUILD_BENCH=OFF -DNBRCOMB_MPI_T
 # slice per call: a 4-rank run takes ten times a 2-rank one. Its MPI tests run at up to 3 ranks
 # in relink mode, the fewest where processes find friends (the tests of groups of 4 and of
 # reordering over nodes of 2, which need 4, run in the other suites); preload mode, whose
-# library code is relink mode's, shows at up to 2 ranks that MPICH's calls are intercepted. None needs a minute, so a hang
-# fails after 2. The PatternScale unit tests simulate thousands of processes in one, without
-# MPI, and already ran twice.
+# library code is relink mode's, shows at up to 2 ranks that MPICH's calls are intercepted.
+# None needs a minute, so a hang fails after 2. The PatternScale unit tests simulate thousands
+# of processes in one, without MPI, and already ran twice.
 suite build-mpich -DMPI_C_COMPILER=mpicc.mpich -DMPI_CXX_COMPILER=mpicxx.mpich \
   -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich -DNBRCOMB_BUILD_BENCH=OFF \
   -DNBRCOMB_MPI_TEST_MAX_RANKS=3 -DNBRCOMB_MPI_TEST_MAX_PRELOAD_RANKS=2 -DNBRCOMB_MPI_TEST_TIMEOUT=120 \
