@@ -99,7 +99,8 @@ measure() {
 # smoothed-aggregation hierarchy; seed 002's SpMM, one column of X per call, a process's rows of it
 # (8 bytes each) to every process whose rows of A reference them, on the SuiteSparse matrices with
 # at least 1024 rows, from 128 processes up to their rows. Each set side by side with direct in one
-# simulation, then auto with the default settings in one of its own.
+# simulation, then auto with the default settings in one of its own; not at 4096 processes, where
+# auto's Phase 1 plans pairs too, which did not finish there (the --4096 mode below).
 if [[ $applications -eq 1 ]]; then
   mesh=mesh:1000000,amg:1000000:1,amg:1000000:2,amg:1000000:3
   matrices=$PWD/bench/data/matrices
@@ -110,8 +111,7 @@ if [[ $applications -eq 1 ]]; then
               "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 pairs,aggregate,forward" \
               "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 auto" \
               "1024 $spmm allgather blocking 8 pairs,aggregate,forward" "1024 $spmm allgather blocking 8 auto" \
-              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 aggregate,forward" \
-              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 auto"; do
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 aggregate,forward"; do
     # shellcheck disable=SC2086  # a line is the arguments of measure
     selected $line && measure $line
   done
