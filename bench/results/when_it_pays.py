@@ -64,6 +64,11 @@ def block_text(collective, size, topology):
     return f"{collective} {size} B{per}"
 
 
+def verdict(ratio):
+    """A deterministic simulation's one figure against direct's: the nbrbench thresholds, no test needed."""
+    return "faster" if ratio <= 0.97 else "slower" if ratio >= 1.03 else "tie"
+
+
 def when_it_pays_table(shapes):
     out = ["| topology | processes | call, block | best algorithm | its ratio to direct | auto's ratio | "
            "where |", "|---|---:|---|---|---:|---:|---|"]
@@ -75,9 +80,10 @@ def when_it_pays_table(shapes):
         best_name, best = min(combined.items(), key=lambda item: float(item[1]["ratio_to_direct"]))
         best_ratio = float(best["ratio_to_direct"])
         best_text = f"`{best_name}`" if best_ratio < 1 else f"direct (`{best_name}` {best_ratio:.2f})"
-        ratio_text = f"{best_ratio:.3f}" if best_ratio < 1 else "1.000"
+        ratio_text = f"{best_ratio:.3f} ({verdict(best_ratio)})" if best_ratio < 1 else "1.000"
         auto = variants.get("auto")
-        auto_text = f"{float(auto['ratio_to_direct']):.3f}" if auto else "not run"
+        auto_ratio = float(auto["ratio_to_direct"]) if auto else None
+        auto_text = f"{auto_ratio:.3f} ({verdict(auto_ratio)})" if auto else "not run"
         topology, processes, collective, size = key
         out.append(f"| `{topology}` | {processes} | {block_text(collective, size, topology)} | {best_text} | "
                    f"{ratio_text} | {auto_text} | simulated |")
@@ -177,7 +183,9 @@ def section(rows, commit, csv_names, model):
            "*direct* is one message per edge, what Open MPI and MPICH send. Ratios are of the median over the "
            "timed calls (the slowest process counts), each variant side by side with direct in one simulation; "
            f"auto mode (the default settings) in a simulation of its own after 70 warm-up calls. Made at commit "
-           f"`{commit}`. {len(rows)} rows, {invalid} of them with data other than MPI prescribes. Data: "
+           f"`{commit}`. A simulation is deterministic, so one run gives each figure; a ratio of at most 0.97 "
+           "counts as faster, of at least 1.03 as slower, as nbrbench's verdicts do. "
+           f"{len(rows)} rows, {invalid} of them with data other than MPI prescribes. Data: "
            + ", ".join(f"`{name}`" for name in csv_names) + ".\n",
            summary(shapes) + "\n"]
     out.extend(when_it_pays_table(shapes))
