@@ -22,27 +22,22 @@ T number(const std::string& field, const std::string& what, const std::string& t
     return value;
 }
 
-Graphs unweighted_in_order(const TopologySpec& spec, int processes) {
+WeightedGraphs generate_in_order(const TopologySpec& spec, int processes) {
     switch (spec.kind) {
     case TopologySpec::Kind::moore:
-        return moore(processes, spec.dims, spec.radius);
+        return {moore(processes, spec.dims, spec.radius), {}};
     case TopologySpec::Kind::von_neumann:
-        return von_neumann(processes, spec.dims, spec.radius);
+        return {von_neumann(processes, spec.dims, spec.radius), {}};
     case TopologySpec::Kind::erdos_renyi:
-        return erdos_renyi(processes, spec.density, spec.seed);
+        return {erdos_renyi(processes, spec.density, spec.seed), {}};
     case TopologySpec::Kind::complete:
-        return complete(processes);
+        return {complete(processes), {}};
     case TopologySpec::Kind::matrix:
-        return matrix_halo(spec.path, processes);
+        return {matrix_halo(spec.path, processes), {}};
     case TopologySpec::Kind::mesh:
-        break;
+        return mesh_level_exchange(spec.cells, spec.level, spec.seed, processes);
     }
     throw std::logic_error("unknown topology kind");
-}
-
-WeightedGraphs generate_in_order(const TopologySpec& spec, int processes) {
-    if (spec.kind == TopologySpec::Kind::mesh) return mesh_level_exchange(spec.cells, spec.level, spec.seed, processes);
-    return {unweighted_in_order(spec, processes), {}};
 }
 
 }  // namespace

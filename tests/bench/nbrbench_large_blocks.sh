@@ -7,12 +7,8 @@
 #
 #   nbrbench_large_blocks.sh MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail
-launcher=()
-while [[ $# -gt 0 && $1 != -- ]]; do launcher+=("$1"); shift; done
-[[ $# -eq 2 ]] || { echo "usage: $0 MPIEXEC ARGUMENT... -- NBRBENCH" >&2; exit 2; }
-nbrbench=$2
-csv=$(mktemp)
-trap 'rm -f "$csv"' EXIT
+# shellcheck source=nbrbench_launcher.sh
+source "$(dirname "$0")/nbrbench_launcher.sh"
 
 "${launcher[@]}" "$nbrbench" --topology er:1.0 --collective allgather,alltoall,alltoallv \
   --form blocking,nonblocking --bytes 65536 --variant pairs --theta 1 --runs 2 --reps 20 --warmup 1 >"$csv"

@@ -6,12 +6,8 @@
 #
 #   nbrbench_mesh.sh MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail
-launcher=()
-while [[ $# -gt 0 && $1 != -- ]]; do launcher+=("$1"); shift; done
-[[ $# -eq 2 ]] || { echo "usage: $0 MPIEXEC ARGUMENT... -- NBRBENCH" >&2; exit 2; }
-nbrbench=$2
-csv=$(mktemp)
-trap 'rm -f "$csv"' EXIT
+# shellcheck source=nbrbench_launcher.sh
+source "$(dirname "$0")/nbrbench_launcher.sh"
 
 "${launcher[@]}" "$nbrbench" --topology mesh:20000,amg:20000:2 --collective alltoallv,alltoallw \
   --form blocking,nonblocking --bytes 8 --variant pairs,aggregate,dimwise --theta 2 --runs 1 --reps 3 --warmup 1 >"$csv"

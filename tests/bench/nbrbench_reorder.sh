@@ -6,12 +6,8 @@
 #
 #   nbrbench_reorder.sh MPIEXEC ARGUMENT... -- NBRBENCH
 set -euo pipefail
-launcher=()
-while [[ $# -gt 0 && $1 != -- ]]; do launcher+=("$1"); shift; done
-[[ $# -eq 2 ]] || { echo "usage: $0 MPIEXEC ARGUMENT... -- NBRBENCH" >&2; exit 2; }
-nbrbench=$2
-csv=$(mktemp)
-trap 'rm -f "$csv"' EXIT
+# shellcheck source=nbrbench_launcher.sh
+source "$(dirname "$0")/nbrbench_launcher.sh"
 
 "${launcher[@]}" "$nbrbench" --topology shuffled:moore:2:1,moore:2:1,er:0.3,shuffled:matrix:dwt_162 \
   --collective alltoallv,allgather --form blocking,nonblocking --bytes 64 \
