@@ -24,6 +24,15 @@ double p_faster(const std::vector<double>& faster, const std::vector<double>& sl
     return 0.5 * std::erfc(z / std::sqrt(2.0));
 }
 
+// The timed seconds of a contender, of one class or (size_class -1) of all.
+std::vector<double> timed(const Timings& timings, int size_class = -1) {
+    std::vector<double> seconds;
+    for (std::size_t i = 0; i < timings.seconds.size(); ++i)
+        if (timings.seconds[i] >= 0 && (size_class < 0 || timings.classes[i] == size_class))
+            seconds.push_back(timings.seconds[i]);
+    return seconds;
+}
+
 }  // namespace
 
 const char* form_name(Form form) {
@@ -31,6 +40,16 @@ const char* form_name(Form form) {
     case Form::blocking: return "blocking";
     case Form::nonblocking: return "nonblocking";
     case Form::persistent: return "persistent";
+    }
+    return "?";
+}
+
+const char* source_name(Source source) {
+    switch (source) {
+    case Source::forced: return "forced";
+    case Source::learned: return "rules";
+    case Source::measured: return "trial";
+    case Source::estimated: return "estimate";
     }
     return "?";
 }
@@ -46,27 +65,55 @@ std::size_t size_class_limit(int size_class) {
     return std::size_t{16} << (2 * size_class);
 }
 
-TrialResult decide_from_times(const std::vector<double>& times) {
-    constexpr int enough = AutoTuner::timed_calls / 4;  // calls each way for a class to count
+std::size_t representative_block(int size_class) {
+    return size_class >= size_classes - 1 ? 4 * size_class_limit(size_classes - 2) : size_class_limit(size_class);
+}
+
+TrialResult race_result(const Timings& reference, const Timings& candidate) {
+    constexpr std::size_t enough = 2;  // calls each way for a class to count
     TrialResult result;
     for (int c = 0; c < size_classes; ++c) {
-        std::vector<double> reference, combined;
-        for (int i = 0; i < AutoTuner::timed_calls; ++i) {
-            const double t = times[static_cast<std::size_t>(i)];
-            const double call_class = times[static_cast<std::size_t>(AutoTuner::timed_calls + i)];
-            if (t >= 0 && call_class == c) (i % 2 == 1 ? combined : reference).push_back(t);
-        }
-        if (static_cast<int>(reference.size()) < enough || static_cast<int>(combined.size()) < enough) continue;
-        const double reference_median = median(reference), combined_median = median(combined);
+        const std::vector<double> native = timed(reference, c), combined = timed(candidate, c);
+        if (native.size() < enough || combined.size() < enough) continue;
+        const double reference_median = median(native), combined_median = median(combined);
+        const double p = p_faster(combined, native);
         const bool faster = combined_median <= reference_median * (1 - AutoTuner::required_gain) &&
-                            p_faster(combined, reference) <= AutoTuner::required_p;
+                            p <= AutoTuner::required_p;
         if (!faster) {
-            if (!result.combined) result = {false, 0, reference_median, combined_median};
+            if (!result.combined) result = {false, 0, reference_median, combined_median, p};
             break;
         }
-        result = {true, size_class_limit(c), reference_median, combined_median};
+        result = {true, size_class_limit(c), reference_median, combined_median, p};
     }
     return result;
+}
+
+std::vector<bool> clearly_lost(const std::vector<Timings>& contenders) {
+    std::vector<std::vector<double>> seconds;
+    for (const Timings& timings : contenders) seconds.push_back(timed(timings));
+    std::size_t fastest = 0;
+    for (std::size_t i = 1; i < seconds.size(); ++i)
+        if (!seconds[i].empty() && (seconds[fastest].empty() || median(seconds[i]) < median(seconds[fastest])))
+            fastest = i;
+    std::vector<bool> lost(contenders.size(), false);
+    if (seconds[fastest].empty()) return lost;
+    const double best_median = median(seconds[fastest]);
+    const double best_slowest = std::ranges::max(seconds[fastest]);
+    for (std::size_t i = 1; i < seconds.size(); ++i)
+        lost[i] = i != fastest && !seconds[i].empty() && median(seconds[i]) >= best_median * (1 + AutoTuner::required_gain) &&
+                  std::ranges::min(seconds[i]) > best_slowest;
+    return lost;
+}
+
+AutoTuner::AutoTuner(Opener opener, int most_contenders, const std::vector<std::pair<int, Source>>& counted)
+    : opener_(std::move(opener)), most_contenders_(most_contenders),
+      first_checkpoint_(stage_calls(0, most_contenders + 1) + 1) {
+    for (Checkpoints& checkpoints : checkpoints_) checkpoints.next = first_checkpoint_;
+    for (const auto& [index, source] : counted) {
+        shapes_[static_cast<std::size_t>(index)].counted = true;
+        ++decided_native_;
+        ++decided_by_[static_cast<std::size_t>(source)];
+    }
 }
 
 int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
@@ -81,91 +128,208 @@ bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     return true;
 }
 
-Choice AutoTuner::route_of(Collective collective, Form form, int size_class) {
-    const int index = shape_index(collective, form, size_class);
-    Shape& shape = shapes_[static_cast<std::size_t>(index)];
-    if (shape.complete()) return {Route::native, SIZE_MAX, {}};  // until the next checkpoint decides
-    switch (shape.state) {
-    case State::native: return {Route::native, SIZE_MAX, {}};
-    case State::combined: return {Route::combined, shape.cutoff, {}};
-    case State::trial: break;
+void AutoTuner::open(Shape& shape, Collective collective, Form form, int size_class, std::size_t largest_block,
+                     const ReduceMax& reduce, const Tell& verdict) {
+    std::size_t block_bytes = 0;
+    if (size_class >= 0) {
+        block_bytes = representative_block(size_class);
+    } else {
+        std::vector<double> largest{static_cast<double>(largest_block)};
+        reduce(largest);
+        block_bytes = static_cast<std::size_t>(largest[0]);
     }
+    Opening opening = opener_(collective, form, size_class, block_bytes);
+    if (!opening.decided && (opening.contenders.empty() || most_contenders_ == 0))
+        opening.decided = Decision{.source = Source::estimated};
+    if (opening.decided) {
+        decide(shape, *opening.decided, {collective, form, size_class, *opening.decided, {}}, verdict);
+        return;
+    }
+    std::lock_guard lock(samples_mutex_);  // record() reads the state
+    shape.contenders = {-1};
+    const auto raced = std::min(opening.contenders.size(), static_cast<std::size_t>(most_contenders_));
+    shape.contenders.insert(shape.contenders.end(), opening.contenders.begin(),
+                            opening.contenders.begin() + static_cast<std::ptrdiff_t>(raced));
+    shape.live.resize(shape.contenders.size());
+    for (std::size_t p = 0; p < shape.live.size(); ++p) shape.live[p] = static_cast<int>(p);
+    const std::size_t slots = shape.contenders.size() * samples_per_contender;
+    shape.seconds.assign(slots, -1);
+    shape.classes.assign(slots, -1);
+    shape.state = State::trial;
+}
+
+Choice AutoTuner::route_of(Shape& shape, int index) {
+    switch (shape.state) {
+    case State::decided:
+        if (!shape.decision.combined) return {};
+        return {Route::combined, shape.decision.candidate, shape.decision.cutoff, {}};
+    case State::trial: return trial_call(shape, index);
+    default: return {};  // waiting for its stage's checkpoint
+    }
+}
+
+Choice AutoTuner::trial_call(Shape& shape, int index) {
+    const int racing = static_cast<int>(shape.live.size());
     const int call = shape.calls++;
-    if (call < warmup_calls) return {call % 2 == 1 ? Route::combined : Route::reference, SIZE_MAX, {}};
-    // Timed call i (i odd: combined) is the second of the pair of calls 2i, 2i + 1 after the warm-up.
-    const int paired = call - warmup_calls, sample = paired / 2;
-    Choice choice{sample % 2 == 1 ? Route::combined : Route::reference, SIZE_MAX, {}};
-    if (paired % 2 == 1) choice.ticket = {index, sample};
+    const auto route = [&shape](int position) {
+        const int candidate = shape.contenders[static_cast<std::size_t>(position)];
+        return candidate < 0 ? Choice{Route::reference, 0, SIZE_MAX, {}, true}
+                             : Choice{Route::combined, candidate, SIZE_MAX, {}, true};
+    };
+    if (shape.calls == stage_calls(shape.stage, racing)) {
+        std::lock_guard lock(samples_mutex_);
+        shape.state = State::waiting;
+    }
+    const int warmup = shape.stage == 0 ? racing : 0;
+    if (call < warmup) return route(shape.live[static_cast<std::size_t>(call)]);
+    const int paired = call - warmup, sample = paired / 2;
+    const int position = shape.live[static_cast<std::size_t>(sample % racing)];
+    Choice choice = route(position);
+    if (paired % 2 == 1) {
+        const int number = (shape.stage == 0 ? 0 : first_samples) + sample / racing;
+        choice.ticket = {index, shape.stage, position * samples_per_contender + number};
+    }
     return choice;
 }
 
-// A call that completes after its shape's decision comes too late to count.
+// A call that completes after its stage's checkpoint comes too late to count.
 void AutoTuner::record(const TrialTicket& ticket, int local_class, double seconds) {
     std::lock_guard lock(samples_mutex_);
-    if (shapes_[static_cast<std::size_t>(ticket.shape)].state != State::trial) return;
-    samples_.push_back({ticket.shape, ticket.sample, local_class, seconds});
+    const Shape& shape = shapes_[static_cast<std::size_t>(ticket.shape)];
+    if ((shape.state != State::trial && shape.state != State::waiting) || shape.stage != ticket.stage) return;
+    samples_.push_back({ticket.shape, ticket, local_class, seconds});
 }
 
-void AutoTuner::decide_complete_shapes(Collective collective, Form form, const ReduceMax& reduce,
-                                       const std::function<void(const Verdict&)>& verdict) {
-    // This process's times and block classes by call for each shape whose trial is complete
-    // (-1 elsewhere), then the slowest process's and the largest.
-    constexpr std::size_t per_shape = 2 * timed_calls;
+void AutoTuner::decide_complete_stages(Collective collective, Form form, const ReduceMax& reduce,
+                                       const Tell& verdict) {
+    // This process's times and block classes by slot for each shape whose stage is complete (-1
+    // elsewhere), then the slowest process's and the largest.
+    const std::size_t per_shape = static_cast<std::size_t>(most_contenders_ + 1) * samples_per_contender;
     const int first = shape_index(collective, form, -1);
-    std::vector<double> times(shapes_per_form * per_shape, -1);
+    std::vector<double> values(shapes_per_form * 2 * per_shape, -1);
     std::array<bool, shapes_per_form> complete{};
     {
         std::lock_guard lock(samples_mutex_);
-        for (int s = 0; s < shapes_per_form; ++s) complete[s] = shapes_[static_cast<std::size_t>(first + s)].complete();
+        for (int s = 0; s < shapes_per_form; ++s)
+            complete[s] = shapes_[static_cast<std::size_t>(first + s)].state == State::waiting;
         for (const Sample& sample : samples_) {
             const int s = sample.shape - first;
             if (s < 0 || s >= shapes_per_form || !complete[s]) continue;
-            const std::size_t at = static_cast<std::size_t>(s) * per_shape + static_cast<std::size_t>(sample.index);
-            times[at] = sample.seconds;
-            times[at + timed_calls] = sample.local_class;
+            const std::size_t at = static_cast<std::size_t>(s) * 2 * per_shape + static_cast<std::size_t>(sample.ticket.slot);
+            values[at] = sample.seconds;
+            values[at + per_shape] = sample.local_class;
         }
         std::erase_if(samples_, [&](const Sample& sample) {
             const int s = sample.shape - first;
             return s >= 0 && s < shapes_per_form && complete[s];
         });
+        // Until the step below, late calls of the stage are not recorded.
         for (int s = 0; s < shapes_per_form; ++s)
-            if (complete[s]) shapes_[static_cast<std::size_t>(first + s)].state = State::native;  // for record()
+            if (complete[s]) ++shapes_[static_cast<std::size_t>(first + s)].stage;
     }
-    reduce(times);
+    reduce(values);
     for (int s = 0; s < shapes_per_form; ++s) {
         if (!complete[s]) continue;
-        const auto begin = times.begin() + static_cast<std::ptrdiff_t>(s * per_shape);
-        const TrialResult result = decide_from_times(std::vector<double>(begin, begin + per_shape));
         Shape& shape = shapes_[static_cast<std::size_t>(first + s)];
-        shape.state = result.combined ? State::combined : State::native;
-        shape.cutoff = result.cutoff;
-        ++(result.combined ? decided_combined_ : decided_native_);
-        if (result.combined) combine_what_it_mimics(collective, form, s - 1, result.cutoff);
-        if (verdict) verdict({collective, form, s - 1, result});
+        for (std::size_t slot = 0; slot < shape.seconds.size(); ++slot) {
+            const std::size_t at = static_cast<std::size_t>(s) * 2 * per_shape + slot;
+            if (values[at] < 0) continue;
+            shape.seconds[slot] = values[at];
+            shape.classes[slot] = static_cast<int>(values[at + per_shape]);
+        }
+        conclude_stage(shape, collective, form, s - 1, verdict);
     }
+}
+
+void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, int size_class, const Tell& verdict) {
+    const std::size_t count = shape.contenders.size();
+    std::vector<Timings> timings(count);
+    for (std::size_t p = 0; p < count; ++p) {
+        const auto begin = static_cast<std::ptrdiff_t>(p * samples_per_contender);
+        timings[p].seconds.assign(shape.seconds.begin() + begin, shape.seconds.begin() + begin + samples_per_contender);
+        timings[p].classes.assign(shape.classes.begin() + begin, shape.classes.begin() + begin + samples_per_contender);
+    }
+    std::vector<bool> racing(count, false);
+    for (const int p : shape.live) racing[static_cast<std::size_t>(p)] = true;
+    if (shape.stage == 1) {  // the first stage's: the clear losers go
+        std::vector<Timings> live;
+        for (const int p : shape.live) live.push_back(timings[static_cast<std::size_t>(p)]);
+        const std::vector<bool> lost = clearly_lost(live);
+        for (std::size_t i = 0; i < lost.size(); ++i)
+            if (lost[i]) racing[static_cast<std::size_t>(shape.live[i])] = false;
+    }
+    // The fastest of the candidates that beat the reference; where none did, the nearest, for the log.
+    Verdict told{collective, form, size_class, {.source = Source::measured}, {}};
+    int left = 0;
+    for (std::size_t p = 1; p < count; ++p) {
+        if (!racing[p]) continue;
+        const TrialResult result = race_result(timings[0], timings[p]);
+        const bool better = left++ == 0 || result.combined > told.result.combined ||
+                            (result.combined == told.result.combined &&
+                             result.combined_seconds < told.result.combined_seconds);
+        if (!better) continue;
+        told.result = result;
+        told.decision = {.combined = result.combined, .candidate = shape.contenders[p], .cutoff = result.cutoff,
+                         .source = Source::measured};
+    }
+    // Decided after the second stage, or after the first where one candidate or none is left
+    // and that one's result is clear; else the rest race again.
+    if (shape.stage == 2 || left == 0 || (left == 1 && told.decision.combined)) {
+        if (!told.decision.combined) told.decision = {.source = Source::measured};
+        decide(shape, told.decision, told, verdict);
+        return;
+    }
+    std::lock_guard lock(samples_mutex_);
+    shape.live.clear();
+    for (std::size_t p = 0; p < count; ++p)
+        if (racing[p]) shape.live.push_back(static_cast<int>(p));
+    shape.calls = 0;
+    shape.state = State::trial;
+}
+
+void AutoTuner::decide(Shape& shape, const Decision& decision, const Verdict& verdict, const Tell& tell) {
+    {
+        std::lock_guard lock(samples_mutex_);  // record() reads the state
+        shape.state = State::decided;
+        shape.decision = decision;
+    }
+    if (!shape.counted) {
+        ++(decision.combined ? decided_combined_ : decided_native_);
+        ++decided_by_[static_cast<std::size_t>(decision.source)];
+    }
+    if (decision.combined && decision.source == Source::measured)
+        combine_what_it_mimics(verdict.collective, verdict.form, verdict.size_class, decision);
+    if (tell) tell(verdict);
 }
 
 // Paper 004's GL4: allgather (allgatherv) shall not be slower than alltoall (alltoallv), which can
 // mimic it. Native MPIs send both alike, one message per edge, and an allgather's combining
-// schedule moves no more than an alltoall's of the same blocks; so where an alltoall shape combines,
-// the allgather shape of its form and block class does too, at the larger of their cutoffs, even
-// where its own trial found no clear gain, or has yet to end. Every process decides the alltoall
-// shape at the same call, so all change the allgather shape alike.
-void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int size_class, std::size_t cutoff) {
+// schedule moves no more than an alltoall's of the same blocks; so where a trial finds an alltoall
+// shape combining, the allgather shape of its form and block class runs the same candidate, at the
+// larger of their cutoffs, even where its own trial found no clear gain, or has yet to end or
+// begin; not where a setting or a rule decided it. Every process decides the alltoall shape at the
+// same call, so all change the allgather shape alike.
+void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int size_class, const Decision& decision) {
     if (collective != Collective::alltoall && collective != Collective::alltoallv) return;
     const Collective mimicked = collective == Collective::alltoall ? Collective::allgather : Collective::allgatherv;
     const int index = shape_index(mimicked, form, size_class);
-    std::lock_guard lock(samples_mutex_);  // record() reads the state
+    std::lock_guard lock(samples_mutex_);
     Shape& shape = shapes_[static_cast<std::size_t>(index)];
-    if (shape.state == State::combined) {
-        shape.cutoff = std::max(shape.cutoff, cutoff);
-        return;
+    if (shape.counted) return;  // a setting or a rule keeps it native
+    if (shape.state == State::decided) {
+        if (shape.decision.source == Source::forced || shape.decision.source == Source::learned) return;
+        if (shape.decision.combined) {
+            shape.decision.cutoff = std::max(shape.decision.cutoff, decision.cutoff);
+            return;
+        }
+        --decided_native_;
+        --decided_by_[static_cast<std::size_t>(shape.decision.source)];
     }
-    if (shape.state == State::native) --decided_native_;
-    if (shape.state == State::trial) std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
+    std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
     ++decided_combined_;
-    shape.state = State::combined;
-    shape.cutoff = cutoff;
+    ++decided_by_[static_cast<std::size_t>(Source::measured)];
+    shape.state = State::decided;
+    shape.decision = decision;
 }
 
 }  // namespace nbrcomb::detail

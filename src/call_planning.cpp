@@ -82,7 +82,7 @@ std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& 
     const bool combined = choice.route == Route::combined;
     thread_local CallKey key;
     key.clear();
-    key.push_back(combined ? 1 : 0);
+    key.push_back(combined ? 1 + choice.candidate : 0);
     key.push_back(static_cast<std::intptr_t>(choice.cutoff));
     append_call_key(args, topology.indegree(), topology.outdegree(), key);
     if (std::shared_ptr<const PlannedCall> found = state.schedules.find(key)) return found;
@@ -91,7 +91,7 @@ std::shared_ptr<const PlannedCall> cached_call(const CallArgs& args, TopoState& 
     const HeldBlocks held(args, topology);
     const CallBlocks blocks{held.send, held.recv, args.send.layout == Layout::same, choice.cutoff,
                             uniform_blocks(args.collective)};
-    const Plan& plan = combined ? topology.combined_plan() : *topology.direct;
+    const Plan& plan = combined ? topology.combined_plan(choice.candidate) : *topology.direct;
     Schedule schedule = plan.schedule(topology.graph, blocks);
     schedule.datatypes = held.datatypes;
     std::shared_ptr<const PlannedCall> built =
@@ -137,7 +137,8 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
         count_native_call(*stats, state.topology->graph.destinations.size());
         return MPI_SUCCESS;
     }
-    run_phase1_when_due(args.comm, state, form);
+    const std::optional<std::size_t> uniform = uniform_block_bytes(args);
+    run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1);
     const Choice choice = route_call(state, args, form);
     const Topology& topology = *state.topology;
     const bool reliable = native_reliable(args.collective, form, topology);
@@ -174,15 +175,16 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
     auto held = std::make_shared<const HeldBlocks>(args, *topology);
     const bool same = args.send.layout == Layout::same;
     const bool uniform = uniform_blocks(args.collective);
-    const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, SIZE_MAX, {}});
+    const std::shared_ptr<const PlannedCall> reference = cached_call(args, state, {Route::reference, 0, SIZE_MAX, {}});
+    const std::size_t largest = largest_block(args, topology->indegree(), topology->outdegree());
     return {std::shared_ptr<const Schedule>(reference, &reference->schedule),
-            [topology, held = std::move(held), same, uniform](std::size_t cutoff) {
-                Schedule schedule = topology->combined_plan().schedule(
+            [topology, held = std::move(held), same, uniform](int candidate, std::size_t cutoff) {
+                Schedule schedule = topology->combined_plan(candidate).schedule(
                     topology->graph, {held->send, held->recv, same, cutoff, uniform});
                 schedule.datatypes = held->datatypes;
                 return std::make_shared<const Schedule>(std::move(schedule));
             },
-            args.collective, shape_class(args, *topology), size_class(largest_block(args, topology->indegree(), topology->outdegree()))};
+            args.collective, shape_class(args, *topology), size_class(largest), largest};
 }
 
 }  // namespace nbrcomb::detail

@@ -1,9 +1,12 @@
 #include "src/call_routing.h"
 
+#include "src/environment.h"
+#include "src/learned_rules.h"
 #include "src/log.h"
 #include "src/progressing_wait.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace nbrcomb::detail {
 
@@ -17,23 +20,71 @@ std::string blocks_of(int size_class) {
     return "blocks of " + std::to_string(low) + " to " + std::to_string(size_class_limit(size_class)) + " B";
 }
 
-// What a shape's trial decided, on the first of the processes that took part (NBRCOMB_LOG=2).
-void tell(const Verdict& verdict, const TopoState& state) {
+// What a shape's decision runs: native or a candidate's name.
+const char* decision_name(const Decision& decision, const Topology& topology) {
+    return decision.combined ? topology.candidates[static_cast<std::size_t>(decision.candidate)].algorithm->name
+                             : "native";
+}
+
+// What decided a shape and why, on the first of the processes that take part (NBRCOMB_LOG=2).
+void tell(const Verdict& verdict, const TopoState& state, bool first) {
+    if (!first || !log_enabled(LogLevel::info)) return;
+    const Decision& decision = verdict.decision;
+    const TrialResult& result = verdict.result;
+    const std::string limit = decision.cutoff == SIZE_MAX || !decision.combined
+                                  ? std::string()
+                                  : ", up to " + std::to_string(decision.cutoff) + " B per block";
+    char why[160] = "";
+    switch (decision.source) {
+    case Source::forced: std::snprintf(why, sizeof why, "NBRCOMB_FORCE"); break;
+    case Source::learned: std::snprintf(why, sizeof why, "rules file %s", state.config.rules.c_str()); break;
+    case Source::estimated: std::snprintf(why, sizeof why, "estimate: no candidate can beat native there"); break;
+    case Source::measured:
+        if (result.reference_seconds > 0)
+            std::snprintf(why, sizeof why, "trial: median %.2f us %s, %.2f us native, p %.3g",
+                          result.combined_seconds * 1e6, decision.combined ? "combined" : "at best", result.reference_seconds * 1e6,
+                          result.p);
+        else
+            std::snprintf(why, sizeof why, "trial: combining was not faster");
+        break;
+    }
+    log(LogLevel::info, "auto: neighbor_%s %s, %s: %s%s (%s)", collective_name(verdict.collective),
+        form_name(verdict.form), blocks_of(verdict.size_class).c_str(), decision_name(decision, *state.topology),
+        limit.c_str(), why);
+}
+
+// A trial's decision, for the rules file that rank 0 of MPI_COMM_WORLD writes at MPI_Finalize.
+void remember(const Verdict& verdict, const TopoState& state) {
+    RuleKey key = state.key;
+    key.collective = verdict.collective;
+    key.form = verdict.form;
+    key.size_class = verdict.size_class;
+    remember_rule({.key = key,
+                   .decision = decision_name(verdict.decision, *state.topology),
+                   .cutoff = verdict.decision.combined ? verdict.decision.cutoff : SIZE_MAX,
+                   .native_us = verdict.result.reference_seconds * 1e6,
+                   .chosen_us = verdict.result.combined_seconds * 1e6,
+                   .p = verdict.result.p,
+                   .date = today()});
+}
+
+// A decision: the statistics, the log, and (a trial's) the rules file, the last two once.
+void take(const Verdict& verdict, TopoState& state) {
+    const AutoTuner& tuner = *state.tuner;
+    {
+        const auto stats = state.stats.lock();
+        stats->auto_combined = tuner.decided_combined();
+        stats->auto_native = tuner.decided_native();
+        stats->auto_forced = tuner.decided_by(Source::forced);
+        stats->auto_learned = tuner.decided_by(Source::learned);
+        stats->auto_measured = tuner.decided_by(Source::measured);
+        stats->auto_estimated = tuner.decided_by(Source::estimated);
+    }
     int rank = 0;
     PMPI_Comm_rank(state.agreement_comm(), &rank);
-    if (rank != 0 || !log_enabled(LogLevel::info)) return;
-    const TrialResult& result = verdict.result;
-    const std::string limit = result.cutoff == SIZE_MAX || !result.combined
-                                  ? std::string()
-                                  : ", up to " + std::to_string(result.cutoff) + " B per block";
-    if (result.reference_seconds > 0)
-        log(LogLevel::info, "auto: neighbor_%s %s, %s: %s%s (median %.2f us combined, %.2f us native)",
-            collective_name(verdict.collective), form_name(verdict.form), blocks_of(verdict.size_class).c_str(),
-            result.combined ? "combining" : "native", limit.c_str(), result.combined_seconds * 1e6,
-            result.reference_seconds * 1e6);
-    else
-        log(LogLevel::info, "auto: neighbor_%s %s, %s: native (combining was not faster)",
-            collective_name(verdict.collective), form_name(verdict.form), blocks_of(verdict.size_class).c_str());
+    tell(verdict, state, rank == 0);
+    if (rank == 0 && verdict.decision.source == Source::measured && !environment_config().rules_out.empty())
+        remember(verdict, state);
 }
 
 // The largest block the settings let be combined.
@@ -41,18 +92,15 @@ std::size_t combine_limit(const Config& config) {
     return config.combine_limit > 0 ? static_cast<std::size_t>(config.combine_limit) : SIZE_MAX;
 }
 
-Choice choose(TopoState& state, Collective collective, Form form, int size_class) {
+Choice choose(TopoState& state, Collective collective, Form form, int size_class, std::size_t largest_block) {
     Choice choice = state.tuner->choose(
-        collective, form, size_class,
+        collective, form, size_class, largest_block,
         [&state](std::vector<double>& values) {
             allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
                                   state.agreement_comm());
         },
-        [&](const Verdict& verdict) {
-            state.stats.lock()->auto_combined = state.tuner->decided_combined();
-            state.stats.lock()->auto_native = state.tuner->decided_native();
-            tell(verdict, state);
-        });
+        [&state](const Verdict& verdict) { take(verdict, state); });
+    if (choice.trial) ++state.stats.lock()->trial_calls;
     choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));
     return choice;
 }
@@ -60,23 +108,27 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
 }  // namespace
 
 int shape_class(const CallArgs& args, const Topology& topology) {
-    if (topology.combined_plan().relays_across_components()) return -1;
+    if (topology.relays_across_components) return -1;
     const std::optional<std::size_t> uniform = uniform_block_bytes(args);
     return uniform ? size_class(*uniform) : -1;
 }
 
 Choice route_call(TopoState& state, const CallArgs& args, Form form) {
-    if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, combine_limit(state.config), {}};
+    if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, 0, combine_limit(state.config), {}};
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.
     if (state.idle) return {};
     if (state.calls_until_pattern > 0 || !state.has_candidate) return {};
-    if (form == Form::persistent) return {Route::combined, combine_limit(state.config), {}};
-    return choose(state, args.collective, form, shape_class(args, *state.topology));
+    if (form == Form::persistent) return {Route::combined, 0, combine_limit(state.config), {}};
+    // The first call of a communicator's duplicate may agree on a shape before it runs anything.
+    if (ensure_private_comm(args.comm, state) != MPI_SUCCESS) return {};
+    const Topology& topology = *state.topology;
+    return choose(state, args.collective, form, shape_class(args, topology),
+                  largest_block(args, topology.indegree(), topology.outdegree()));
 }
 
-Choice route_start(TopoState& state, Collective collective, int size_class) {
-    return choose(state, collective, Form::persistent, size_class);
+Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t largest_block) {
+    return choose(state, collective, Form::persistent, size_class, largest_block);
 }
 
 }  // namespace nbrcomb::detail

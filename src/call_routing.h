@@ -17,12 +17,13 @@ namespace nbrcomb::detail {
 Choice route_call(TopoState& state, const CallArgs& args, Form form);
 
 // The route of one start of an auto-mode persistent collective of collective on state's
-// communicator, whose blocks are of size_class (-1: the v and w forms). Collective as route_call.
-Choice route_start(TopoState& state, Collective collective, int size_class);
+// communicator, whose blocks are of size_class (-1: the v and w forms), the largest here of
+// largest_block bytes. Collective as route_call.
+Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t largest_block);
 
 // The size class all processes give the call's shape: its blocks' for allgather and alltoall,
-// -1 for the v and w forms, whose processes' blocks differ, and for every call where the
-// topology's combined plan relays blocks across connected components, which may each call with
+// -1 for the v and w forms, whose processes' blocks differ, and for every call where a candidate
+// of the topology relays blocks across connected components, which may each call with
 // blocks of their own size (and a process without out-edges with any).
 int shape_class(const CallArgs& args, const Topology& topology);
 

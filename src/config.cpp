@@ -1,10 +1,12 @@
 #include "src/config.h"
 
 #include "schedule/algorithm_table.h"
+#include "src/forced_choices.h"
 
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 
 namespace nbrcomb::detail {
 
@@ -79,7 +81,24 @@ void apply(const SettingLookup& lookup, std::string_view source, std::string_vie
     problems.push_back(name + "=\"" + *text + "\" is not " + allowed + "; using the default");
 }
 
+// NBRCOMB_FORCE: each rule that parses applies, each that does not says so.
+void apply_force(const SettingLookup& lookup, std::string_view source, std::string& setting,
+                 std::vector<std::string>& problems) {
+    const auto text = lookup("force");
+    if (!text) return;
+    const std::string name = std::isupper(static_cast<unsigned char>(source.front())) ? "NBRCOMB_FORCE" : "nbrcomb_force";
+    const auto known = [](std::string_view algorithm) { return find_algorithm(algorithm) != nullptr; };
+    setting = format_forced_choices(parse_forced_choices(*text, name, known, problems));
+}
+
 }  // namespace
+
+// FNV-1a, folded to a non-negative int.
+int digest(std::string_view text) {
+    std::uint32_t hash = 2166136261u;
+    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 16777619u;
+    return static_cast<int>(hash & 0x7fffffff);
+}
 
 Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
                    std::vector<std::string>& problems) {
@@ -103,6 +122,10 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
     apply(lookup, source, "combine_limit", "an integer >= 0",
           [](std::string_view t) { return parse_int(t, 0, 1 << 30); }, config.combine_limit, problems);
     apply(lookup, source, "check", "0 or 1", parse_bool, config.check, problems);
+    apply_force(lookup, source, config.force, problems);
+    const auto path = [](std::string_view t) { return std::optional<std::string>(t); };
+    apply(lookup, source, "rules", "a file name", path, config.rules, problems);
+    apply(lookup, source, "rules_out", "a file name", path, config.rules_out, problems);
     apply(lookup, source, "log", "an integer from 0 to 3", [](std::string_view t) { return parse_int(t, 0, 3); },
           config.log_level, problems);
     apply(lookup, source, "report", "0, 1 or a file name prefix",
@@ -114,7 +137,7 @@ Config read_config(const Config& base, const SettingLookup& lookup, std::string_
 std::vector<int> schedule_shaping_values(const Config& config) {
     return {static_cast<int>(config.mode), config.theta, config.k, config.max_hyperedges,
             static_cast<int>(config.topo_aware), config.node_size, config.lazy, config.combine_limit,
-            config.check ? 1 : 0};
+            config.check ? 1 : 0, digest(config.force)};
 }
 
 MappingSettings mapping_settings(const Config& config) {

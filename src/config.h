@@ -33,6 +33,11 @@ struct Config {
     // sets its own limit from its trials, never above this one.
     int combine_limit = 0;
     bool check = false;  // check every plan with a probe call (and its own invariants) after Phase 1
+    // Auto mode: what runs per call shape, whatever the other tiers say (src/forced_choices.h),
+    // normalised; empty: nothing forced.
+    std::string force;
+    std::string rules;      // a rules file of decisions to take without a trial (src/decision_rules.h)
+    std::string rules_out;  // where rank 0 writes the decisions of this run at MPI_Finalize
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix
 
@@ -55,6 +60,9 @@ std::vector<int> schedule_shaping_values(const Config& config);
 // What rank reordering and the topology-aware mode's domains read: reordering is asked for when
 // the library is on and reorder is on.
 MappingSettings mapping_settings(const Config& config);
+
+// A digest of a text that processes compare in an agreement (a setting's, a file's).
+int digest(std::string_view text);
 
 const char* mode_name(nbrcomb_mode mode);
 const char* locality_name(Locality locality);

@@ -26,10 +26,11 @@ Config load() {
     for (const std::string& problem : problems) log_rank0(LogLevel::warning, "%s", problem.c_str());
     log_rank0(LogLevel::info,
               "settings: mode=%s theta=%d k=%d max_hyperedges=%d topo_aware=%s node_size=%d reorder=%s "
-              "reorder_max_edges=%d lazy=%d combine_limit=%d check=%d log=%d report=%s",
+              "reorder_max_edges=%d lazy=%d combine_limit=%d check=%d force=%s rules=%s rules_out=%s log=%d report=%s",
               mode_name(config.mode), config.theta, config.k, config.max_hyperedges, locality_name(config.topo_aware),
               config.node_size, config.reorder == Reorder::on ? "on" : "off", config.reorder_max_edges, config.lazy,
-              config.combine_limit, config.check ? 1 : 0, config.log_level, config.report.c_str());
+              config.combine_limit, config.check ? 1 : 0, config.force.c_str(), config.rules.c_str(),
+              config.rules_out.c_str(), config.log_level, config.report.c_str());
     return config;
 }
 

@@ -6,6 +6,7 @@
 #include "src/environment.h"
 #include "src/export.h"
 #include "src/graph_constructors.h"
+#include "src/learned_rules.h"
 #include "src/topology_setup.h"
 #include "src/mpi_progress_hook.h"
 #include "src/neighbor_collective.h"
@@ -17,22 +18,32 @@
 
 using namespace nbrcomb::detail;
 
+namespace {
+
+// The settings, and what the rules file's keys need to know of the machine.
+int read_settings() {
+    learn_machine(environment_config());
+    return MPI_SUCCESS;
+}
+
+}  // namespace
 
 NBRCOMB_EXPORT int MPI_Init(int* argc, char*** argv) {
     const int err = PMPI_Init(argc, argv);
-    if (err == MPI_SUCCESS) best_effort("reading NBRCOMB_* settings", [] { return environment_config(), MPI_SUCCESS; });
+    if (err == MPI_SUCCESS) best_effort("reading NBRCOMB_* settings", read_settings);
     return err;
 }
 
 NBRCOMB_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
     const int err = PMPI_Init_thread(argc, argv, required, provided);
-    if (err == MPI_SUCCESS) best_effort("reading NBRCOMB_* settings", [] { return environment_config(), MPI_SUCCESS; });
+    if (err == MPI_SUCCESS) best_effort("reading NBRCOMB_* settings", read_settings);
     return err;
 }
 
 NBRCOMB_EXPORT int MPI_Finalize(void) {
     drain_operations();  // those whose requests the application freed before they ended
     unhook_from_mpi_progress();
+    best_effort("writing the rules file", [] { return write_learned_rules(environment_config()); });
     best_effort("the finalize report", [] { return write_report(); });
     return PMPI_Finalize();
 }

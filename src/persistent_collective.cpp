@@ -17,6 +17,7 @@ struct Persistent {
     // Auto mode: the other way, and where the starts go.
     std::shared_ptr<Operation> reference;
     std::optional<PersistentTuning> tuning;
+    int op_candidate = 0;              // whose schedule op runs
     std::size_t op_cutoff = SIZE_MAX;  // op's schedule sends blocks above this directly
     TrialTicket ticket;                // of the running start
     double started = 0;
@@ -87,12 +88,14 @@ std::shared_ptr<Operation> restartable_operation(std::shared_ptr<TopoState> stat
 }
 
 // The operation a start of an auto-mode request runs, as choice routes it; the combining
-// schedule is rebuilt when a decision sets another cutoff.
+// schedule is rebuilt when a trial or a decision names another candidate or cutoff.
 std::shared_ptr<Operation> operation_for(Persistent& persistent, const Choice& choice) {
     if (choice.route != Route::combined) return persistent.reference;
-    if (choice.cutoff != persistent.op_cutoff) {
-        persistent.op = restartable_operation(persistent.op->state, persistent.tuning->combined_for(choice.cutoff),
+    if (choice.candidate != persistent.op_candidate || choice.cutoff != persistent.op_cutoff) {
+        persistent.op = restartable_operation(persistent.op->state,
+                                              persistent.tuning->combined_for(choice.candidate, choice.cutoff),
                                               persistent.op->execution.buffers(), persistent.op->native, persistent);
+        persistent.op_candidate = choice.candidate;
         persistent.op_cutoff = choice.cutoff;
     }
     return persistent.op;
@@ -165,7 +168,7 @@ std::optional<int> start_if_persistent_collective(MPI_Request request) {
             const PersistentTuning tuning = *persistent.tuning;
             TopoState& topo = *persistent.op->state;
             lock.unlock();
-            choice = route_start(topo, tuning.collective, tuning.size_class);
+            choice = route_start(topo, tuning.collective, tuning.size_class, tuning.largest_block);
         }
     }
     std::shared_ptr<Operation> op;

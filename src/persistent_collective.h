@@ -18,17 +18,18 @@ namespace nbrcomb::detail {
 // decision give (call_routing.h), so the request holds both ways.
 struct PersistentTuning {
     std::shared_ptr<const Schedule> reference;  // one message per edge: the native side
-    // The combining schedule for the blocks of the call, with the cutoff a decision sets.
-    std::function<std::shared_ptr<const Schedule>(std::size_t cutoff)> combined_for;
+    // A candidate's combining schedule for the blocks of the call, with the cutoff a decision sets.
+    std::function<std::shared_ptr<const Schedule>(int candidate, std::size_t cutoff)> combined_for;
     Collective collective;
-    int size_class;   // of the shape, as route_start takes it
-    int local_class;  // of the largest block here, for the trial's timings
+    int size_class;             // of the shape, as route_start takes it
+    int local_class;            // of the largest block here, for the trial's timings
+    std::size_t largest_block;  // here
 };
 
 // What every start of one persistent collective runs.
 struct PersistentCall {
     std::shared_ptr<TopoState> state;
-    std::shared_ptr<const Schedule> schedule;  // the mode's; in auto mode, combining
+    std::shared_ptr<const Schedule> schedule;  // the mode's; in auto mode, the first candidate's
     std::size_t cutoff;                        // schedule's: larger blocks go directly
     CallBuffers buffers;
     NativeTraffic native;

@@ -85,6 +85,16 @@ void print_internode(std::FILE* out, const unsigned long long* sums) {
                  static_cast<double>(native_messages) * per_call, static_cast<double>(native_bytes) * per_call);
 }
 
+// sums: auto mode's decisions by tier (forced, rules, trial, estimate), then its trial calls.
+void print_decision_sources(std::FILE* out, const unsigned long long* sums) {
+    const auto [forced, learned, measured, estimated, trial_calls] = std::array{sums[0], sums[1], sums[2], sums[3], sums[4]};
+    if (forced + learned + measured + estimated == 0) return;
+    std::fprintf(out,
+                 "  auto mode decided by             %llu setting, %llu rules, %llu trial, %llu estimate; "
+                 "%llu trial calls (summed over processes)\n",
+                 forced, learned, measured, estimated, trial_calls);
+}
+
 // Calls run as the MPI's collective over all processes, whose messages the counts leave out.
 void print_global(std::FILE* out, unsigned long long global_calls) {
     if (global_calls == 0) return;
@@ -102,13 +112,14 @@ void print_device(std::FILE* out, unsigned long long device_calls) {
 
 // The whole report: the sums print_summary reads, then those of print_reordering and
 // print_internode (whose calls are the library's less the global collectives), then the calls run as
-// global collectives and those on device memory.
+// global collectives and those on device memory, then those of print_decision_sources.
 void print_report(std::FILE* out, int processes, const unsigned long long* sums, const double* seconds) {
     constexpr int summary_sums = 16;
     constexpr int reordering_sums = 7;
     constexpr int internode_sums = 5;
     const unsigned long long global_calls = sums[summary_sums + reordering_sums + internode_sums];
     print_summary(out, processes, sums, seconds);
+    print_decision_sources(out, sums + summary_sums + reordering_sums + internode_sums + 2);
     print_global(out, global_calls);
     print_device(out, sums[summary_sums + reordering_sums + internode_sums + 1]);
     unsigned long long internode[internode_sums];
@@ -133,7 +144,8 @@ int write_report() {
                                  static_cast<unsigned long long>(s.reordered), s.edge_cut_before, s.edge_cut_after,
                                  s.internode_bytes_before, s.internode_bytes_after, totals.reorder_calls,
                                  s.calls, s.internode_messages, s.internode_bytes, s.native_internode_messages,
-                                 s.native_internode_bytes, s.global_calls, s.device_calls};
+                                 s.native_internode_bytes, s.global_calls, s.device_calls,
+                                 s.auto_forced, s.auto_learned, s.auto_measured, s.auto_estimated, s.trial_calls};
     double seconds[] = {s.pattern_seconds, s.schedule_seconds, s.reorder_seconds};
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);

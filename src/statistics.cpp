@@ -42,7 +42,12 @@ namespace {
     FIELD(native_internode_messages, true, false, false) \
     FIELD(native_internode_bytes, true, false, false)    \
     FIELD(global_calls, true, false, false)              \
-    FIELD(device_calls, true, false, false)
+    FIELD(device_calls, true, false, false)              \
+    FIELD(auto_forced, true, true, false)                \
+    FIELD(auto_learned, true, true, false)               \
+    FIELD(auto_measured, true, true, false)              \
+    FIELD(auto_estimated, true, true, false)             \
+    FIELD(trial_calls, true, false, false)
 
 // A field of nbrcomb_stats left out of the list would neither sum nor survive a reset.
 #define NBRCOMB_FIELD_SIZE(name, sums, reset_keeps, duplicate_keeps) +sizeof(nbrcomb_stats::name)

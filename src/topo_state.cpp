@@ -1,6 +1,7 @@
 #include "src/topo_state.h"
 
 #include "schedule/mpi_features.h"
+#include "src/decision_tiers.h"
 #include "src/log.h"
 #include "src/progressing_wait.h"
 #include "src/statistics.h"
@@ -61,9 +62,12 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     *copy->stats.lock() = for_duplicate(original.stats.snapshot());
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
-    copy->calls_until_pattern = original.calls_until_pattern > 0 ? original.config.lazy : 0;
+    copy->forced = original.forced;
+    copy->learned = original.learned;
+    copy->key = original.key;
+    copy->calls_until_pattern = original.calls_until_pattern > 0 ? (combining_settled(*copy) ? 1 : original.config.lazy) : 0;
     copy->has_candidate = original.has_candidate;
-    if (original.tuner) copy->tuner = std::make_unique<AutoTuner>();
+    if (original.tuner) copy->tuner = std::make_unique<AutoTuner>(make_opener(*copy), most_contenders(*copy));
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;

@@ -5,14 +5,18 @@
 
 #include "matching/transport.h"
 #include "nbrcomb/nbrcomb.h"
+#include "pattern/message_cost.h"
 #include "pattern/pattern.h"
 #include "schedule/algorithm_table.h"
 #include "schedule/call_cache.h"
 #include "src/adjacency.h"
 #include "src/auto_tuner.h"
 #include "src/config.h"
+#include "src/decision_rules.h"
+#include "src/forced_choices.h"
 #include "src/statistics.h"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -53,13 +57,22 @@ struct Topology {
     // collective cannot run a call (auto mode's trial, processes without edges).
     std::shared_ptr<const Plan> direct;
     // The plans the combined route may run, built at once or, in auto mode, lazily: the mode's,
-    // or in auto mode every candidate of the algorithm table here, the one estimated fastest
-    // first. The combined route runs the first; none before Phase 1, or after a failed check.
+    // or in auto mode every candidate of the algorithm table here and every algorithm
+    // NBRCOMB_FORCE names, the one estimated fastest for small blocks first. The combined route
+    // runs the one its choice names, the first outside auto mode; none before Phase 1, or after a
+    // failed check.
     struct Candidate {
         const Algorithm* algorithm;
         std::shared_ptr<const Plan> plan;
     };
     std::vector<Candidate> candidates;
+    // Auto mode, from Phase 1: the busiest process's round costs of each candidate for calls of
+    // allgather's blocks (one per process, [0]) and of alltoall's (one per edge, [1]), from which
+    // each call shape's estimate picks the contenders of its trial (decision_tiers.h).
+    std::array<std::vector<RoundCosts>, 2> busiest;
+    // Some candidate relays blocks between connected components, whose calls may differ in size.
+    bool relays_across_components = false;
+    std::uint64_t fingerprint = 0;  // of the graph's edges, agreed at creation: the rules file's key
     // (*node_of)[r]: the node of rank r (real, or emulated with NBRCOMB_NODE_SIZE), for
     // aggregation and the statistics between nodes; null until Phase 1 asks, and in mode off.
     std::shared_ptr<const std::vector<int>> node_of;
@@ -69,7 +82,9 @@ struct Topology {
     std::vector<bool> internode_before;
     std::vector<bool> internode_after;
 
-    const Plan& combined_plan() const { return candidates.empty() ? *direct : *candidates.front().plan; }
+    const Plan& combined_plan(int candidate = 0) const {
+        return candidates.empty() ? *direct : *candidates[static_cast<std::size_t>(candidate)].plan;
+    }
     // Blocks per side of a call, one per neighbor, MPI_PROC_NULL ones included.
     int indegree() const { return blocks ? blocks->receive : static_cast<int>(graph.sources.size()); }
     int outdegree() const { return blocks ? blocks->send : static_cast<int>(graph.destinations.size()); }
@@ -116,6 +131,11 @@ struct TopoState {
     int calls_until_pattern = 0;
     bool has_candidate = false;
     std::unique_ptr<AutoTuner> tuner;
+    ForcedChoices forced;       // NBRCOMB_FORCE's
+    std::vector<Rule> learned;  // the rules file's rules for this communicator's key
+    RuleKey key;                // its key, the collective, form and class aside
+    // Shapes (AutoTuner::shape_index) a setting or a rule kept native before Phase 1, as counted.
+    std::vector<std::pair<int, Source>> settled_early;
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags

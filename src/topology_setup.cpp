@@ -6,7 +6,9 @@
 #include "schedule/global_plan.h"
 #include "schedule/mpi_features.h"
 #include "src/adjacency.h"
+#include "src/decision_tiers.h"
 #include "src/delivery_probe.h"
+#include "src/learned_rules.h"
 #include "src/log.h"
 #include "src/mapping_log.h"
 #include "src/mpi_transport.h"
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 #include <span>
 #include <string>
 
@@ -146,29 +149,34 @@ std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, MPI_C
     return busiest;
 }
 
-// Auto mode, with more than one candidate: the one that promises the shortest call of small
-// blocks (pattern/message_cost.h) goes first, the first of the table among equals; the trial then
-// weighs it against native MPI. One candidate for all calls: the processes would otherwise have to
-// agree on each call's block size, which those of different connected components, or without
-// out-edges, may see differently. Collective.
-void order_by_estimate(const TopoState& state, Topology& topology) {
+// Auto mode: the busiest process's round costs of every candidate for calls of allgather's blocks
+// and of alltoall's, from which each call shape's estimate picks the contenders of its trial
+// (decision_tiers.h); the candidates in the order of their estimate for small allgather blocks,
+// the first of the table among equals, the first of which the report names. Collective.
+void estimate_candidates(const TopoState& state, Topology& topology) {
     std::vector<RoundCosts> mine;
-    for (const Topology::Candidate& candidate : topology.candidates)
-        mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, true));
+    for (const bool one_per_process : {true, false})
+        for (const Topology::Candidate& candidate : topology.candidates)
+            mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, one_per_process));
     const std::vector<RoundCosts> busiest = busiest_costs(mine, state.agreement_comm());
-    std::vector<std::pair<double, Topology::Candidate>> estimated;
+    const std::size_t count = topology.candidates.size();
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return estimated_time(busiest[i]); });
+    std::vector<Topology::Candidate> candidates;
     std::string estimates;
-    for (std::size_t i = 0; i < busiest.size(); ++i) {
-        estimated.emplace_back(estimated_time(busiest[i]), topology.candidates[i]);
-        char estimate[64];
-        std::snprintf(estimate, sizeof estimate, "%s%.2f us %s", i == 0 ? "" : ", ", estimated.back().first,
-                      topology.candidates[i].algorithm->name);
+    for (const std::size_t i : order) {
+        candidates.push_back(topology.candidates[i]);
+        topology.busiest[0].push_back(busiest[i]);
+        topology.busiest[1].push_back(busiest[count + i]);
+        char estimate[96];
+        std::snprintf(estimate, sizeof estimate, "%s%s %.2f us, %.2f us at 1 KiB", estimates.empty() ? "" : "; ",
+                      topology.candidates[i].algorithm->name, estimated_time(busiest[i]),
+                      estimated_time(busiest[i], 1024));
         estimates += estimate;
     }
-    std::ranges::stable_sort(estimated, {}, &std::pair<double, Topology::Candidate>::first);
-    for (std::size_t i = 0; i < estimated.size(); ++i) topology.candidates[i] = estimated[i].second;
-    log_rank0(LogLevel::info, "auto: candidate %s (estimated %s)", topology.candidates.front().algorithm->name,
-              estimates.c_str());
+    topology.candidates = std::move(candidates);
+    log_rank0(LogLevel::info, "auto: candidates by estimate for allgather's blocks: %s", estimates.c_str());
 }
 
 // The process grids of the multi-hop algorithms, which every process chooses alike from the
@@ -186,12 +194,17 @@ bool needs_grids(nbrcomb_mode mode) {
     return std::ranges::any_of(algorithms(), &Algorithm::uses_grids);
 }
 
-// The algorithms Phase 1 plans: the mode's, or in auto mode the table's candidates here.
-std::vector<const Algorithm*> planned_algorithms(nbrcomb_mode mode, const PlanSettings& settings) {
+// The algorithms Phase 1 plans: the mode's, or in auto mode the table's candidates here and the
+// ones NBRCOMB_FORCE names.
+std::vector<const Algorithm*> planned_algorithms(nbrcomb_mode mode, const PlanSettings& settings,
+                                                 const ForcedChoices& forced) {
     if (mode != NBRCOMB_MODE_AUTO) return {find_algorithm(mode)};
     std::vector<const Algorithm*> planned;
     for (const Algorithm& algorithm : algorithms())
-        if (algorithm.auto_candidate(settings)) planned.push_back(&algorithm);
+        if (algorithm.auto_candidate(settings) ||
+            std::ranges::find(forced.choices, std::string_view(algorithm.name), &ForcedChoice::decision) !=
+                forced.choices.end())
+            planned.push_back(&algorithm);
     return planned;
 }
 
@@ -227,7 +240,7 @@ void build_plans(TopoState& state, Topology& topology) {
                           .node_of = topology.node_of,
                           .complete_graph = topology.complete_graph};
     if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
-    const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings);
+    const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings, state.forced);
     if (std::ranges::any_of(planned, &Algorithm::uses_domains)) {
         const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
         log_locality(config.topo_aware, domains);
@@ -239,7 +252,10 @@ void build_plans(TopoState& state, Topology& topology) {
         transport.set_channel_base(first_channel(*algorithm));
         topology.candidates.push_back({algorithm, run_over_mpi(algorithm->plan(transport, topology.graph, settings))});
     }
-    if (topology.candidates.size() > 1) order_by_estimate(state, topology);
+    if (config.mode == NBRCOMB_MODE_AUTO && !topology.candidates.empty()) estimate_candidates(state, topology);
+    topology.relays_across_components = std::ranges::any_of(topology.candidates, [](const Topology::Candidate& c) {
+        return c.plan->relays_across_components();
+    });
     Pattern::Cost phase1{};
     for (const Topology::Candidate& candidate : topology.candidates) {
         phase1.hyperedges += candidate.plan->cost().hyperedges;
@@ -261,12 +277,12 @@ void build_plans(TopoState& state, Topology& topology) {
     }
 }
 
-// Auto mode, once the plans are built: the first candidate is tried against native MPI wherever
-// there is one, which every process knows alike (they plan the same algorithms, and drop them all
+// Auto mode, once the plans are built: each call shape is decided by its tiers wherever there is a
+// candidate, which every process knows alike (they plan the same algorithms, and drop them all
 // together when a check fails).
 void start_trials(TopoState& state) {
     state.has_candidate = !state.topology->candidates.empty();
-    state.tuner = std::make_unique<AutoTuner>();
+    state.tuner = std::make_unique<AutoTuner>(make_opener(state), most_contenders(state), state.settled_early);
 }
 
 // A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
@@ -285,30 +301,58 @@ std::uint64_t edge_fingerprint(int from, int to) {
 // known to take part: later, PETSc skips the collectives on processes without edges, and
 // mpi4py's own tests make graphs whose two sides disagree and never use them.
 struct CreationAgreement {
-    bool settings_agree = false;  // the settings that shape schedules, or schedules would not meet
+    // The settings that shape schedules, and the rules file's rules, or schedules would not meet.
+    bool settings_agree = false;
     bool edges_agree = false;     // every edge is listed by both its ends, or Phase 1 would wait forever
     bool idle_somewhere = false;  // some process has no edge
     bool complete_graph = false;  // every process lists every other once each way (global_plan.h)
+    std::uint64_t fingerprint = 0;  // the sum of every edge's: the graph's, for the rules file
 };
 
 CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph, int size) {
     std::vector<int> values = schedule_shaping_values(config);
+    values.push_back(rules_digest(config.rules));
     const std::size_t n = values.size();
     for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
     values.push_back(graph.sources.empty() && graph.destinations.empty() ? 1 : 0);
     values.push_back(complete_vertex(graph, size) ? 0 : 1);
-    std::uint64_t balance = 0;  // unsigned: the sums wrap
-    for (const int destination : graph.destinations) balance += edge_fingerprint(graph.rank, destination);
-    for (const int source : graph.sources) balance -= edge_fingerprint(source, graph.rank);
+    // Unsigned, so that the sums wrap: the out-edges' less the in-edges', and the out-edges'.
+    std::uint64_t sums[2] = {0, 0};
+    for (const int destination : graph.destinations) {
+        sums[0] += edge_fingerprint(graph.rank, destination);
+        sums[1] += edge_fingerprint(graph.rank, destination);
+    }
+    for (const int source : graph.sources) sums[0] -= edge_fingerprint(source, graph.rank);
     allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
-    allreduce_progressing(&balance, 1, MPI_UINT64_T, MPI_SUM, comm);
+    allreduce_progressing(sums, 2, MPI_UINT64_T, MPI_SUM, comm);
     CreationAgreement agreed{.settings_agree = true,
-                             .edges_agree = balance == 0,
+                             .edges_agree = sums[0] == 0,
                              .idle_somewhere = values[2 * n] != 0,
-                             .complete_graph = values[2 * n + 1] == 0};
+                             .complete_graph = values[2 * n + 1] == 0,
+                             .fingerprint = sums[1]};
     for (std::size_t i = 0; i < n; ++i)
         if (values[i] != -values[n + i]) agreed.settings_agree = false;
     return agreed;
+}
+
+// A shape a setting or a rule keeps native before Phase 1: counted once, by its source.
+void count_settled_early(TopoState& state, int shape, Source source) {
+    if (std::ranges::find(state.settled_early, shape, &std::pair<int, Source>::first) != state.settled_early.end())
+        return;
+    state.settled_early.emplace_back(shape, source);
+    const auto stats = state.stats.lock();
+    ++stats->auto_native;
+    ++(source == Source::forced ? stats->auto_forced : stats->auto_learned);
+}
+
+// Auto mode: what NBRCOMB_FORCE forces, and the rules file's rules for this communicator.
+void take_decision_tiers(TopoState& state) {
+    std::vector<std::string> problems;  // none: the setting was checked when read
+    state.forced = parse_forced_choices(
+        state.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
+        problems);
+    state.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
+    state.learned = rules_for(state.config.rules, state.key);
 }
 
 // The communicator stays native: said once, on its rank 0.
@@ -365,13 +409,16 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
     state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
     state->idle_somewhere = agreed.idle_somewhere;
     topology->complete_graph = agreed.complete_graph;
+    topology->fingerprint = agreed.fingerprint;
     state->topology = topology;
+    if (config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
     if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
         return leave_native(topo_comm, "the library could not set up its communicators");
     // Auto mode defers everything else to the call that runs Phase 1: a communicator used a few
-    // times costs no message more than natively. A process without edges has no part in it.
+    // times costs no message more than natively, unless a setting or a rule makes a shape combine,
+    // from the first call. A process without edges has no part in it.
     if (!state->idle && config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
-        state->calls_until_pattern = config.lazy;
+        state->calls_until_pattern = combining_settled(*state) ? 1 : config.lazy;
     } else if (!state->idle) {
         if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
             return leave_native(topo_comm, "the library could not set up its communicators");
@@ -387,8 +434,12 @@ void complete_duplicate(MPI_Comm dup) {
     if (separate_participants(dup, *state) == MPI_SUCCESS) state->awaiting_setup = false;
 }
 
-void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Form form) {
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class) {
     if (state.idle || state.calls_until_pattern == 0) return;
+    if (const std::optional<Source> source = native_settled_by(state, collective, form, size_class)) {
+        count_settled_early(state, AutoTuner::shape_index(collective, form, size_class), *source);
+        return;
+    }
     if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate

@@ -25,10 +25,10 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
 // processes without edges, the duplicate's communicators, while every process is there.
 void complete_duplicate(MPI_Comm dup);
 
-// Auto mode, before each call is routed: counts the call toward NBRCOMB_LAZY, and in the call that
-// reaches it (or a persistent collective's init) runs Phase 1 and finds whether combining is a
-// candidate. Collective over the processes that have edges when Phase 1 runs; a process without
-// edges counts nothing and joins nothing.
-void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Form form);
+// Auto mode, before each call is routed: counts the call toward NBRCOMB_LAZY, unless a setting or a
+// rule keeps its shape native, and in the call that reaches it (or a persistent collective's init)
+// runs Phase 1 and finds whether combining is a candidate. Collective over the processes that have
+// edges when Phase 1 runs; a process without edges counts nothing and joins nothing.
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class);
 
 }  // namespace nbrcomb::detail

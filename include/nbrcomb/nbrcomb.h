@@ -84,6 +84,14 @@ typedef struct nbrcomb_stats {
     /* Calls whose send or receive buffer is device (GPU) memory, which the library leaves to the
        MPI's own collective (a GPU-aware MPI moves such buffers itself); also counted in native_calls. */
     unsigned long long device_calls;
+    /* Auto mode: call shapes decided by each tier (combined or native; see README "How auto mode
+       decides"): forced by NBRCOMB_FORCE, taken from a rules file (NBRCOMB_RULES), measured by a trial,
+       estimated (no candidate could beat native at the shape's block size, so no trial ran). */
+    unsigned long long auto_forced;
+    unsigned long long auto_learned;
+    unsigned long long auto_measured;
+    unsigned long long auto_estimated;
+    unsigned long long trial_calls; /* auto mode: calls run as part of a trial (either way) */
 } nbrcomb_stats;
 
 /* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not

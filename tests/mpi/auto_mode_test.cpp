@@ -16,9 +16,10 @@ using namespace nbrcomb::test;
 
 namespace {
 
-// Calls enough to take a shape through its trial (2 untimed, then 16 pairs, the second of each
-// timed) and past its decision.
-constexpr int calls_past_decision = 38;
+// Calls enough to take a shape through its trial and past its decision: the second checkpoint,
+// at twice the first stage of a race of three candidates and native (4 warm-up calls, then 3
+// pairs each, the second of each timed) and one.
+constexpr int calls_past_decision = 2 * (4 * 7 + 1) + 1;
 
 Hints auto_hints(int lazy) {
     return {{"nbrcomb_mode", "auto"}, {"nbrcomb_theta", "1"}, {"nbrcomb_lazy", std::to_string(lazy)}};
@@ -98,10 +99,11 @@ TEST(AutoMode, every_collective_and_form_matches_native_through_trial_and_decisi
     }
 }
 
-// Decisions hold per size class: a shape decided at one size is tried again at another. Where the
-// candidate relays blocks through processes of other connected components (aggregation, grids),
-// one decision holds for every size, so that every process takes the same route.
-TEST(AutoMode, sizes_are_tried_apart) {
+// Decisions hold per size class: a shape decided at one size is decided again at another, by its
+// estimate or its own trial. Where a candidate relays blocks through processes of other connected
+// components (aggregation, grids), one decision holds for every size, so that every process takes
+// the same route, and the count stays.
+TEST(AutoMode, sizes_are_decided_apart) {
     if (!expect_library_loaded()) return;
     const Comm comm =
         create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 23), {.hints = auto_hints(1)});
@@ -113,21 +115,14 @@ TEST(AutoMode, sizes_are_tried_apart) {
         MPI_Allreduce(MPI_IN_PLACE, &count, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
         return count;
     };
-    unsigned long long shapes = 0;
+    std::vector<unsigned long long> counts;
     for (const int units : {1, 4000}) {
         const Call call = make_call(Collective::allgather, comm, catalog, {.types = &catalog.pair("int"), .units = units});
         expect_repeated_calls_match(call, calls_past_decision, std::to_string(units) + " ints");
-        const nbrcomb_mode mode = stats_of(comm).mode;
-        int one_route = mode == NBRCOMB_MODE_AGGREGATE || mode == NBRCOMB_MODE_DIMWISE || mode == NBRCOMB_MODE_FORWARD;
-        MPI_Allreduce(MPI_IN_PLACE, &one_route, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);  // as the processes with edges say
-        if (one_route && shapes > 0) break;
-        // A decision waits for the checkpoint after its trial, at twice the calls of the last.
-        for (int call_count = calls_past_decision; decided() == shapes && decided() > 0 && call_count < 128; ++call_count)
-            expect_repeated_calls_match(call, 1, std::to_string(units) + " ints");
-        if (decided() > 0) {
-            EXPECT_EQ(decided(), ++shapes) << units << " ints";
-        }
+        counts.push_back(decided());
     }
+    EXPECT_EQ(counts[0], 1u);
+    EXPECT_TRUE(counts[1] == 1u || counts[1] == 2u) << counts[1];
     EXPECT_TRUE(same_everywhere(stats_of(comm).auto_combined, has_edges(comm)));
 }
 
@@ -181,3 +176,49 @@ TEST(AutoMode, a_duplicate_tries_its_shapes_afresh) {
 }
 
 }  // namespace
+
+// NBRCOMB_FORCE: each algorithm, and native, forced for every collective and form, and a mix per
+// shape; Phase 1 in the first call wherever a shape is forced to combine. Every call gives native
+// results, every shape is decided by the setting, and no call is a trial's.
+class ForcedShapes : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(ForcedShapes, run_what_the_setting_names_byte_for_byte) {
+    if (!expect_library_loaded()) return;
+    const std::string force = GetParam();
+    const Comm comm = create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 26),
+                                        {.hints = {{"nbrcomb_mode", "auto"}, {"nbrcomb_node_size", "2"},
+                                                   {"nbrcomb_theta", "1"}, {"nbrcomb_force", force}}});
+    const TypeCatalog catalog;
+    std::vector<Form> forms{Form::blocking, Form::nonblocking};
+    if (has_persistent_collectives) forms.push_back(Form::persistent);
+    // Allgather and alltoall take a shape per size class, or one for all where a candidate relays
+    // blocks between connected components (auto_mode_test's sizes_are_decided_apart).
+    unsigned long long shapes = 0, classed_shapes = 0;
+    for (const Collective collective : all_collectives)
+        for (const Form form : forms)
+            for (const int units : {1, 40}) {  // 4 and 160 bytes: two size classes
+                Call call = make_call(collective, comm, catalog,
+                                      {.types = &catalog.pair("int"), .units = units, .vary = has_edge_arrays(collective)});
+                call.form = form;
+                expect_repeated_calls_match(call, 3, force + ", " + name_of(form) + " " + name_of(collective));
+                const bool sized = collective == Collective::allgather || collective == Collective::alltoall;
+                shapes += units == 1 ? 1 : 0;
+                classed_shapes += units == 1 || sized ? 1 : 0;
+            }
+    const nbrcomb_stats stats = stats_of(comm);
+    EXPECT_EQ(stats.trial_calls, 0u);
+    EXPECT_EQ(stats.auto_measured + stats.auto_estimated, 0u);
+    if (force == "*=native") {
+        EXPECT_EQ(stats.pattern_exchanges, 0u) << "Phase 1 ran where every shape is native";
+    } else if (has_edges(comm)) {
+        EXPECT_GE(stats.auto_forced, shapes);
+        EXPECT_LE(stats.auto_forced, classed_shapes);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AutoMode, ForcedShapes,
+                         ::testing::Values("*=native", "*=direct", "*=pairs", "*=groups", "*=aggregate", "*=dimwise",
+                                           "*=forward", "*=global",
+                                           "allgather=pairs; allgatherv:nonblocking=aggregate; alltoall=forward; alltoall:*:>64B=dimwise;"
+                                           "alltoallv=groups; alltoallw:persistent=direct;"
+                                           "alltoallw:nonblocking=pairs; allgatherv:persistent=forward; *:blocking=native"));

@@ -2,25 +2,50 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <vector>
 
 using namespace nbrcomb::detail;
 
 namespace {
 
-constexpr int timed = AutoTuner::timed_calls;
-
-// The slowest process's times of a trial whose calls were all of class size_class: reference
-// calls (even) take reference seconds, combined ones (odd) combined seconds, each spread by
-// +-spread so that the two sides overlap when they are close.
-std::vector<double> trial(int size_class, double reference, double combined, double spread = 0.01) {
-    std::vector<double> times(2 * timed);
-    for (int i = 0; i < timed; ++i) {
-        const double jitter = spread * ((i / 2) % 4 - 1.5);
-        times[i] = (i % 2 == 1 ? combined : reference) * (1 + jitter);
-        times[timed + i] = size_class;
+// Timings of n calls of one class around seconds, spread by +-spread so that two contenders
+// overlap when they are close.
+Timings timings(int n, double seconds, int size_class = 2, double spread = 0.01) {
+    Timings result;
+    for (int i = 0; i < n; ++i) {
+        result.seconds.push_back(seconds * (1 + spread * (i % 4 - 1.5)));
+        result.classes.push_back(size_class);
     }
-    return times;
+    return result;
+}
+
+// A single process's reduction: the maximum is its own values.
+const AutoTuner::ReduceMax alone = [](std::vector<double>&) {};
+
+// The opening every shape gets: a race of these contenders.
+Opener race(std::vector<int> contenders) {
+    return [contenders](Collective, Form, int, std::size_t) { return Opening{std::nullopt, contenders}; };
+}
+
+// Runs calls of one shape on tuner, each contender's calls taking its seconds (the reference's
+// under key -1); counts the calls each way and the trial's.
+struct Calls {
+    std::map<int, int> calls;  // by candidate, -1 for native and reference
+    int trial_calls = 0;
+    std::vector<Verdict> verdicts;
+};
+Calls run(AutoTuner& tuner, Collective collective, int size_class, int calls, const std::map<int, double>& seconds) {
+    Calls result;
+    for (int call = 0; call < calls; ++call) {
+        const Choice choice = tuner.choose(collective, Form::blocking, size_class, 100, alone,
+                                           [&](const Verdict& verdict) { result.verdicts.push_back(verdict); });
+        const int way = choice.route == Route::combined ? choice.candidate : -1;
+        ++result.calls[way];
+        result.trial_calls += choice.trial ? 1 : 0;
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, size_class, seconds.at(way));
+    }
+    return result;
 }
 
 }  // namespace
@@ -34,81 +59,165 @@ TEST(AutoTuner, size_classes_are_powers_of_four_from_16_bytes) {
     EXPECT_EQ(size_class(65537), 7);
     EXPECT_EQ(size_class_limit(1), 64u);
     EXPECT_EQ(size_class_limit(size_classes - 1), SIZE_MAX);
+    EXPECT_EQ(representative_block(1), 64u);
+    EXPECT_EQ(representative_block(size_classes - 1), 262144u);
 }
 
 TEST(AutoTuner, combining_wins_only_clearly) {
-    const TrialResult faster = decide_from_times(trial(2, 10e-6, 6e-6));
+    const int n = AutoTuner::samples_per_contender;
+    const TrialResult faster = race_result(timings(n, 10e-6), timings(n, 6e-6));
     EXPECT_TRUE(faster.combined);
     EXPECT_EQ(faster.cutoff, size_class_limit(2));
     EXPECT_NEAR(faster.combined_seconds, 6e-6, 1e-6);
-    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 9.8e-6)).combined) << "2% is noise";
-    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 14e-6)).combined);
+    EXPECT_LE(faster.p, AutoTuner::required_p);
+    EXPECT_FALSE(race_result(timings(n, 10e-6), timings(n, 9.8e-6)).combined) << "2% is noise";
+    EXPECT_FALSE(race_result(timings(n, 10e-6), timings(n, 14e-6)).combined);
     // Faster at the median, but the two sides overlap too much to tell.
-    EXPECT_FALSE(decide_from_times(trial(2, 10e-6, 9e-6, 0.5)).combined);
+    EXPECT_FALSE(race_result(timings(n, 10e-6), timings(n, 9e-6, 2, 0.5)).combined);
 }
 
 TEST(AutoTuner, a_loss_at_a_small_class_keeps_larger_ones_native) {
-    std::vector<double> times = trial(1, 10e-6, 12e-6);
-    const std::vector<double> large = trial(5, 100e-6, 50e-6);
-    for (int i = 0; i < timed; i += 4) {  // half the calls of the larger class
-        times[i] = large[i];
-        times[i + 1] = large[i + 1];
-        times[timed + i] = times[timed + i + 1] = 5;
+    Timings reference = timings(4, 10e-6, 1), combined = timings(4, 12e-6, 1);
+    const Timings large_reference = timings(4, 100e-6, 5), large_combined = timings(4, 50e-6, 5);
+    for (const auto& [into, from] : {std::pair{&reference, &large_reference}, std::pair{&combined, &large_combined}}) {
+        into->seconds.insert(into->seconds.end(), from->seconds.begin(), from->seconds.end());
+        into->classes.insert(into->classes.end(), from->classes.begin(), from->classes.end());
     }
-    EXPECT_FALSE(decide_from_times(times).combined);
+    EXPECT_FALSE(race_result(reference, combined).combined);
 }
 
 TEST(AutoTuner, nothing_timed_both_ways_is_native) {
-    std::vector<double> times(2 * timed, -1);
-    EXPECT_FALSE(decide_from_times(times).combined);
+    Timings none;
+    none.seconds.assign(6, -1);
+    none.classes.assign(6, -1);
+    EXPECT_FALSE(race_result(none, timings(6, 1e-6)).combined);
+    EXPECT_FALSE(race_result(timings(6, 1e-6), none).combined);
 }
 
-// After two warm-ups, one each way, the calls of a shape go each way twice in a row, the second
-// timed; the one after the trial agrees the decision through the reduction, and later ones follow it.
-TEST(AutoTuner, a_shape_is_tried_then_decided_once) {
-    AutoTuner tuner;
-    int reductions = 0;
-    const AutoTuner::ReduceMax reduce = [&](std::vector<double>& values) {
-        ++reductions;
-        EXPECT_EQ(values.size(), static_cast<std::size_t>(AutoTuner::shapes_per_form) * 2 * timed);
-    };
-    std::vector<Verdict> verdicts;
-    const auto tell = [&](const Verdict& verdict) { verdicts.push_back(verdict); };
-    for (int call = 0; call < AutoTuner::trial_calls; ++call) {
-        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, reduce, tell);
-        const int paired = call - AutoTuner::warmup_calls;
-        const bool combined = paired < 0 ? call % 2 == 1 : paired / 2 % 2 == 1;
-        EXPECT_EQ(choice.route, combined ? Route::combined : Route::reference) << call;
-        EXPECT_EQ(choice.ticket.shape >= 0, paired >= 0 && paired % 2 == 1) << call;
-        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, combined ? 5e-6 : 10e-6);
+// Clear losers go after the first stage: slower by the required gain at the median, with no time
+// overlapping the fastest's; the reference stays whatever its times.
+TEST(AutoTuner, clear_losers_are_dropped_and_the_reference_never) {
+    const int n = AutoTuner::first_samples;
+    const std::vector<bool> lost =
+        clearly_lost({timings(n, 30e-6), timings(n, 6e-6), timings(n, 20e-6), timings(n, 6.1e-6)});
+    EXPECT_EQ(lost, (std::vector<bool>{false, false, true, false}));
+    EXPECT_EQ(clearly_lost({timings(n, 10e-6), timings(n, 10.2e-6), timings(n, 10e-6, 2, 0.5)}),
+              (std::vector<bool>{false, false, false}))
+        << "close or overlapping times are no clear loss";
+}
+
+// One candidate against native: a warm-up call each, then each twice in a row with the second
+// timed; a clear winner is decided at the first checkpoint, and later calls follow it.
+TEST(AutoTuner, a_clear_winner_is_decided_after_the_first_stage) {
+    AutoTuner tuner(race({0}), 1);
+    const int stage = AutoTuner::stage_calls(0, 2);
+    EXPECT_EQ(tuner.first_checkpoint(), stage + 1);
+    std::vector<Route> routes;
+    for (int call = 0; call < 6; ++call) {
+        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, 16, alone, nullptr);
+        routes.push_back(choice.route);
+        EXPECT_EQ(choice.ticket.shape >= 0, call >= 2 && call % 2 == 1) << call;
+        EXPECT_TRUE(choice.trial);
+        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, choice.route == Route::combined ? 5e-6 : 10e-6);
     }
-    EXPECT_EQ(reductions, 0);
-    for (int call = 0; call < 3; ++call)
-        EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, tell).route, Route::combined);
-    EXPECT_EQ(reductions, 1);
-    ASSERT_EQ(verdicts.size(), 1u);
-    EXPECT_TRUE(verdicts[0].result.combined);
-    EXPECT_EQ(tuner.decided_combined(), 1u);
+    EXPECT_EQ(routes, (std::vector<Route>{Route::reference, Route::combined, Route::reference, Route::reference,
+                                          Route::combined, Route::combined}));
+    const Calls rest = run(tuner, Collective::allgather, 1, stage - 6 + 3, {{-1, 10e-6}, {0, 5e-6}});
+    ASSERT_EQ(rest.verdicts.size(), 1u);
+    EXPECT_TRUE(rest.verdicts[0].decision.combined);
+    EXPECT_EQ(rest.verdicts[0].decision.source, Source::measured);
+    EXPECT_EQ(rest.trial_calls, stage - 6);
+    EXPECT_EQ(tuner.decided_by(Source::measured), 1u);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 16, alone, nullptr).route, Route::combined);
     // Another form of the same collective has a trial of its own.
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, reduce, tell).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, 16, alone, nullptr).route, Route::reference);
+}
+
+// Three candidates raced with native on simulated timings: the clear loser goes at the first
+// checkpoint, the two close ones race on, and the faster wins at the second; racing three costs
+// the second stage of two, not of three.
+TEST(AutoTuner, a_race_drops_the_loser_and_decides_between_the_close_ones) {
+    AutoTuner tuner(race({0, 1, 2}), 3);
+    const std::map<int, double> seconds{{-1, 10e-6}, {0, 5.6e-6}, {1, 20e-6}, {2, 5.4e-6}};
+    const Calls trial = run(tuner, Collective::alltoall, 2, 2 * tuner.first_checkpoint() + 2, seconds);
+    ASSERT_EQ(trial.verdicts.size(), 1u);
+    EXPECT_EQ(trial.verdicts[0].decision.candidate, 2);
+    EXPECT_TRUE(trial.verdicts[0].decision.combined);
+    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 4) + AutoTuner::stage_calls(1, 3));
+    EXPECT_EQ(trial.calls.at(1), 1 + 2 * AutoTuner::first_samples) << "the loser's stage-one calls only";
+    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 2, 64, alone, nullptr).candidate, 2);
+}
+
+// Where native is clearly fastest, every candidate goes at the first checkpoint, and the shape
+// stays native.
+TEST(AutoTuner, native_wins_as_soon_as_every_candidate_clearly_lost) {
+    AutoTuner tuner(race({0, 1}), 2);
+    const Calls trial = run(tuner, Collective::allgather, 3, tuner.first_checkpoint() + 1,
+                          {{-1, 10e-6}, {0, 25e-6}, {1, 14e-6}});
+    ASSERT_EQ(trial.verdicts.size(), 1u);
+    EXPECT_FALSE(trial.verdicts[0].decision.combined);
+    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 3));
+    EXPECT_EQ(tuner.decided_native(), 1u);
+}
+
+// The tiers above the trial open a shape decided: no trial call, and the decision counted by its
+// source; an estimate with no contender is native.
+TEST(AutoTuner, shapes_decided_above_the_trial_run_no_trial) {
+    AutoTuner tuner(
+        [](Collective collective, Form, int size_class, std::size_t) {
+            if (collective == Collective::alltoallv) return Opening{Decision{true, 1, 4096, Source::forced}, {}};
+            if (size_class == 6) return Opening{Decision{false, 0, SIZE_MAX, Source::learned}, {}};
+            return Opening{std::nullopt, {}};
+        },
+        2);
+    const Calls forced = run(tuner, Collective::alltoallv, -1, 3, {});
+    EXPECT_EQ(forced.calls.at(1), 3);
+    const Calls learned = run(tuner, Collective::allgather, 6, 3, {});
+    const Calls estimated = run(tuner, Collective::allgather, 0, 3, {});
+    EXPECT_EQ(learned.calls.at(-1) + estimated.calls.at(-1), 6);
+    EXPECT_EQ(forced.trial_calls + learned.trial_calls + estimated.trial_calls, 0);
+    EXPECT_EQ(tuner.decided_by(Source::forced), 1u);
+    EXPECT_EQ(tuner.decided_by(Source::learned), 1u);
+    EXPECT_EQ(tuner.decided_by(Source::estimated), 1u);
+    EXPECT_EQ(tuner.choose(Collective::alltoallv, Form::blocking, -1, 100, alone, nullptr).cutoff, 4096u);
+}
+
+// The v and w forms' shape opens at the block size the processes agree on, the largest of any.
+TEST(AutoTuner, the_v_forms_open_at_the_largest_block_anywhere) {
+    std::size_t opened_at = 0;
+    AutoTuner tuner(
+        [&](Collective, Form, int, std::size_t block_bytes) {
+            opened_at = block_bytes;
+            return Opening{};
+        },
+        1);
+    const AutoTuner::ReduceMax with_a_larger_process = [](std::vector<double>& values) {
+        for (double& value : values) value = std::max(value, 5000.0);
+    };
+    tuner.choose(Collective::alltoallv, Form::nonblocking, -1, 300, with_a_larger_process, nullptr);
+    EXPECT_EQ(opened_at, 5000u);
+    tuner.choose(Collective::allgather, Form::nonblocking, 3, 300, with_a_larger_process, nullptr);
+    EXPECT_EQ(opened_at, representative_block(3));
 }
 
 // Two processes in two components of one graph, whose allgather blocks differ in size, and the
 // second changes size on the way: they try different shapes, yet reduce at the same calls, so
 // neither waits in a reduction the other never makes.
 TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
-    AutoTuner first, second;
+    AutoTuner first(race({0, 1}), 2), second(race({0, 1}), 2);
     std::vector<int> first_reductions, second_reductions;
     int call = 0;
     const auto counting = [&call](std::vector<int>& calls) {
         return [&calls, &call](std::vector<double>&) { calls.push_back(call); };
     };
     const AutoTuner::ReduceMax first_reduce = counting(first_reductions), second_reduce = counting(second_reductions);
-    for (call = 0; call < 200; ++call) {
-        const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, first_reduce, nullptr);
-        const Choice theirs = second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, second_reduce, nullptr);
-        if (mine.ticket.shape >= 0) first.record(mine.ticket, 1, mine.route == Route::combined ? 5e-6 : 10e-6);
-        if (theirs.ticket.shape >= 0) second.record(theirs.ticket, 3, theirs.route == Route::combined ? 5e-6 : 10e-6);
+    const auto seconds = [](const Choice& choice) { return choice.route == Route::combined ? 5e-6 : 10e-6; };
+    for (call = 0; call < 300; ++call) {
+        const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, 64, first_reduce, nullptr);
+        const Choice theirs =
+            second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, 1024, second_reduce, nullptr);
+        if (mine.ticket.shape >= 0) first.record(mine.ticket, 1, seconds(mine));
+        if (theirs.ticket.shape >= 0) second.record(theirs.ticket, 3, seconds(theirs));
     }
     EXPECT_EQ(first_reductions, second_reductions);
     EXPECT_GE(first_reductions.size(), 3u);
@@ -117,28 +226,21 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
 }
 
 // Paper 004's GL4: where an alltoall shape combines, the allgather shape of its form and class
-// does too, whether its own trial found native MPI as fast, or has not ended; other classes and
-// forms keep their own trials.
+// runs the same candidate, whether its own trial found native MPI as fast, or has not ended;
+// other classes and forms keep their own trials.
 TEST(AutoTuner, allgather_combines_where_alltoall_does) {
-    AutoTuner tuner;
-    const AutoTuner::ReduceMax reduce = [](std::vector<double>&) {};
+    AutoTuner tuner(race({0}), 1);
     // Allgather of class 1: its trial finds both ways alike, and it is decided native.
-    for (int call = 0; call < AutoTuner::first_checkpoint; ++call) {
-        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr);
-        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, 10e-6);
-    }
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr).route, Route::native);
+    run(tuner, Collective::allgather, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 10e-6}});
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 64, alone, nullptr).route, Route::native);
     EXPECT_EQ(tuner.decided_native(), 1u);
     // Alltoall of class 1 combines, clearly faster: allgather follows it.
-    for (int call = 0; call < AutoTuner::first_checkpoint; ++call) {
-        const Choice choice = tuner.choose(Collective::alltoall, Form::blocking, 1, reduce, nullptr);
-        if (choice.ticket.shape >= 0) tuner.record(choice.ticket, 1, choice.route == Route::combined ? 5e-6 : 10e-6);
-    }
-    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, reduce, nullptr).route, Route::combined);
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, reduce, nullptr).route, Route::combined);
+    run(tuner, Collective::alltoall, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}});
+    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, 64, alone, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 64, alone, nullptr).route, Route::combined);
     EXPECT_EQ(tuner.decided_combined(), 2u);
     EXPECT_EQ(tuner.decided_native(), 0u);
     // Another class and another form still try.
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, reduce, nullptr).route, Route::reference);
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, reduce, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, 256, alone, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, 64, alone, nullptr).route, Route::reference);
 }

@@ -1,0 +1,106 @@
+#include "src/decision_tiers.h"
+
+#include "src/log.h"
+#include "src/topo_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+constexpr const char* native_decision = "native";
+
+// The candidate an algorithm's name stands for; -1 if this communicator did not plan it.
+int candidate_named(const Topology& topology, std::string_view name) {
+    for (std::size_t i = 0; i < topology.candidates.size(); ++i)
+        if (name == topology.candidates[i].algorithm->name) return static_cast<int>(i);
+    return -1;
+}
+
+bool is_direct(const Topology::Candidate& candidate) { return candidate.algorithm->mode == NBRCOMB_MODE_DIRECT; }
+
+// The rule of a shape among the communicator's.
+const Rule* rule_of(const TopoState& state, Collective collective, Form form, int size_class) {
+    RuleKey key = state.key;
+    key.collective = collective;
+    key.form = form;
+    key.size_class = size_class;
+    return find_rule(state.learned, key);
+}
+
+// The estimated shapes' contenders: allgather's blocks are one per process, alltoall's one per edge.
+std::vector<int> contenders_by_estimate(const Topology& topology, Collective collective, std::size_t block_bytes) {
+    const bool one_per_process = collective == Collective::allgather || collective == Collective::allgatherv;
+    const std::vector<RoundCosts>& busiest = topology.busiest[one_per_process ? 0 : 1];
+    std::vector<double> estimates(busiest.size());
+    double native = INFINITY;
+    for (std::size_t i = 0; i < busiest.size(); ++i) {
+        const double estimate = estimated_time(busiest[i], block_bytes);
+        if (is_direct(topology.candidates[i])) native = estimate;
+        estimates[i] = is_direct(topology.candidates[i]) ? NAN : estimate;
+    }
+    return estimated_contenders(estimates, native);
+}
+
+}  // namespace
+
+std::vector<int> estimated_contenders(const std::vector<double>& estimates, double native_estimate) {
+    double best = INFINITY;
+    for (const double estimate : estimates)
+        if (!std::isnan(estimate)) best = std::min(best, estimate);
+    std::vector<int> contenders;
+    for (std::size_t i = 0; i < estimates.size(); ++i)
+        if (!std::isnan(estimates[i]) && estimates[i] < native_estimate * estimate_margin &&
+            estimates[i] <= best * race_window)
+            contenders.push_back(static_cast<int>(i));
+    std::ranges::stable_sort(contenders, {}, [&](int i) { return estimates[static_cast<std::size_t>(i)]; });
+    if (contenders.size() > static_cast<std::size_t>(most_raced)) contenders.resize(most_raced);
+    return contenders;
+}
+
+int most_contenders(const TopoState& state) {
+    const auto raced = std::ranges::count_if(state.topology->candidates, std::not_fn(is_direct));
+    return static_cast<int>(std::min<std::ptrdiff_t>(raced, most_raced));
+}
+
+Opener make_opener(const TopoState& state) {
+    return [&state](Collective collective, Form form, int size_class, std::size_t block_bytes) -> Opening {
+        const Topology& topology = *state.topology;
+        // A name this communicator cannot run: said once per shape, on its first process.
+        const auto named = [&](const std::string& name, Source source, std::size_t cutoff) -> std::optional<Decision> {
+            if (name == native_decision) return Decision{.source = source};
+            const int candidate = candidate_named(topology, name);
+            if (candidate >= 0) return Decision{.combined = true, .candidate = candidate, .cutoff = cutoff, .source = source};
+            int rank = 0;
+            PMPI_Comm_rank(state.agreement_comm(), &rank);
+            if (rank == 0)
+                log(LogLevel::warning, "auto: %s names %s for neighbor_%s %s, which this communicator did not plan; "
+                    "left out", source == Source::forced ? "NBRCOMB_FORCE" : "the rules file", name.c_str(),
+                    collective_name(collective), form_name(form));
+            return std::nullopt;
+        };
+        if (const auto forced = state.forced.find(collective, form, size_class))
+            if (const auto decision = named(*forced, Source::forced, SIZE_MAX)) return {decision, {}};
+        if (const Rule* rule = rule_of(state, collective, form, size_class))
+            if (const auto decision = named(rule->decision, Source::learned, rule->cutoff)) return {decision, {}};
+        return {std::nullopt, contenders_by_estimate(topology, collective, block_bytes)};
+    };
+}
+
+std::optional<Source> native_settled_by(const TopoState& state, Collective collective, Form form, int size_class) {
+    if (const auto forced = state.forced.find(collective, form, size_class))
+        return *forced == native_decision ? std::optional(Source::forced) : std::nullopt;
+    const Rule* rule = rule_of(state, collective, form, size_class);
+    return rule != nullptr && rule->decision == native_decision ? std::optional(Source::learned) : std::nullopt;
+}
+
+bool combining_settled(const TopoState& state) {
+    const auto combines = [](const std::string& decision) { return decision != native_decision; };
+    return std::ranges::any_of(state.forced.choices, combines, &ForcedChoice::decision) ||
+           std::ranges::any_of(state.learned, combines, &Rule::decision);
+}
+
+}  // namespace nbrcomb::detail
