@@ -258,15 +258,18 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
         for (std::size_t i = 0; i < lost.size(); ++i)
             if (lost[i]) racing[static_cast<std::size_t>(shape.live[i])] = false;
     }
-    // The fastest of the candidates that beat the reference; where none did, the nearest, for the log.
+    // The fastest of the candidates racing on that beat the reference; where none did, the
+    // nearest, and where all were dropped, the nearest of all, for the log and the rules file.
+    const auto left = std::count(racing.begin() + 1, racing.end(), true);
     Verdict told{collective, form, size_class, {.source = Source::measured}, {}};
-    int left = 0;
+    bool first = true;
     for (std::size_t p = 1; p < count; ++p) {
-        if (!racing[p]) continue;
+        if (!racing[p] && left > 0) continue;
         const TrialResult result = race_result(timings[0], timings[p]);
-        const bool better = left++ == 0 || result.combined > told.result.combined ||
+        const bool better = first || result.combined > told.result.combined ||
                             (result.combined == told.result.combined &&
                              result.combined_seconds < told.result.combined_seconds);
+        first = false;
         if (!better) continue;
         told.result = result;
         told.decision = {.combined = result.combined, .candidate = shape.contenders[p], .cutoff = result.cutoff,

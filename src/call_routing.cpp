@@ -53,7 +53,8 @@ void tell(const Verdict& verdict, const TopoState& state, bool first) {
         limit.c_str(), why);
 }
 
-// A trial's decision, for the rules file that rank 0 of MPI_COMM_WORLD writes at MPI_Finalize.
+// A decision of a trial or the estimate, for the rules file that rank 0 of MPI_COMM_WORLD writes at
+// MPI_Finalize: the next run then needs neither, nor Phase 1 where the shapes stay native.
 void remember(const Verdict& verdict, const TopoState& state) {
     RuleKey key = state.key;
     key.collective = verdict.collective;
@@ -68,7 +69,7 @@ void remember(const Verdict& verdict, const TopoState& state) {
                    .date = today()});
 }
 
-// A decision: the statistics, the log, and (a trial's) the rules file, the last two once.
+// A decision: the statistics, the log, and the rules file, the last two once.
 void take(const Verdict& verdict, TopoState& state) {
     const AutoTuner& tuner = *state.tuner;
     {
@@ -83,8 +84,8 @@ void take(const Verdict& verdict, TopoState& state) {
     int rank = 0;
     PMPI_Comm_rank(state.agreement_comm(), &rank);
     tell(verdict, state, rank == 0);
-    if (rank == 0 && verdict.decision.source == Source::measured && !environment_config().rules_out.empty())
-        remember(verdict, state);
+    const bool transferable = verdict.decision.source == Source::measured || verdict.decision.source == Source::estimated;
+    if (rank == 0 && transferable && !environment_config().rules_out.empty()) remember(verdict, state);
 }
 
 // The largest block the settings let be combined.

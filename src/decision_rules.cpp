@@ -139,13 +139,14 @@ int create_temporary(const std::string& path, std::string& temporary) {
 
 std::string header() {
     std::string text =
-        "# libnbrcomb rules: decisions of auto mode's trials, a line per communicator and shape of call.\n"
+        "# libnbrcomb rules: auto mode's decisions by trial or estimate, a line per communicator and shape of call.\n"
         "# A run with NBRCOMB_RULES=FILE takes the decision of the line whose key (the first seven columns)\n"
         "# matches, without a trial. Lines may be edited, reordered or deleted; a later line with the same\n"
         "# key overrides an earlier one; lines starting with '#' are comments.\n"
         "#   blocks: the size class's largest block, 'any' for the v and w forms; decision: native or the\n"
         "#   combining algorithm; cutoff: the largest block combined, in bytes; native_us, chosen_us: median\n"
-        "#   microseconds of the slowest process; p: one-sided rank-sum p-value of the decision.\n"
+        "#   microseconds of the slowest process; p: one-sided rank-sum p-value of the decision (0, 0 and 1\n"
+        "#   where the estimate decided: no candidate could beat native there).\n"
         "#";
     for (std::size_t i = 0; i < columns.size(); ++i) {
         text += i == 0 ? " " : separator;

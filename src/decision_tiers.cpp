@@ -53,7 +53,7 @@ std::vector<int> estimated_contenders(const std::vector<double>& estimates, doub
         if (!std::isnan(estimate)) best = std::min(best, estimate);
     std::vector<int> contenders;
     for (std::size_t i = 0; i < estimates.size(); ++i)
-        if (!std::isnan(estimates[i]) && estimates[i] < native_estimate * estimate_margin &&
+        if (!std::isnan(estimates[i]) && estimates[i] < native_estimate &&
             estimates[i] <= best * race_window)
             contenders.push_back(static_cast<int>(i));
     std::ranges::stable_sort(contenders, {}, [&](int i) { return estimates[static_cast<std::size_t>(i)]; });

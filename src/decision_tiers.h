@@ -14,10 +14,9 @@ namespace nbrcomb::detail {
 
 struct TopoState;
 
-// The estimate is about 23 % off the measured ratio at 1 KiB on average (bench/results/RESULTS.md,
-// the multi-hop study): a candidate is raced when its estimate is below native's times
-// estimate_margin and within race_window of the best candidate's; at most most_raced of them.
-inline constexpr double estimate_margin = 1.25;
+// A candidate is raced when the estimate gives it a chance: below native's, and within race_window
+// of the best candidate's, for the estimate's error (about 6 % of the measured ratio at 4 B and 23 %
+// at 1 KiB on average: bench/results/RESULTS.md, the multi-hop study); at most most_raced of them.
 inline constexpr double race_window = 1.5;
 inline constexpr int most_raced = 3;
 
