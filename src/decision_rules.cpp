@@ -1,5 +1,7 @@
 #include "src/decision_rules.h"
 
+#include <algorithm>
+
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -142,7 +144,8 @@ std::string header() {
         "# libnbrcomb rules: auto mode's decisions by trial or estimate, a line per communicator and shape of call.\n"
         "# A run with NBRCOMB_RULES=FILE takes the decision of the line whose key (the first seven columns)\n"
         "# matches, without a trial. Lines may be edited, reordered or deleted; a later line with the same\n"
-        "# key overrides an earlier one; lines starting with '#' are comments.\n"
+        "# key overrides an earlier one; lines starting with '#' are comments. A graph of '*' holds for\n"
+        "# every graph whose own line is missing: the writer adds one where all graphs of a run agree.\n"
         "#   blocks: the size class's largest block, 'any' for the v and w forms; decision: native or the\n"
         "#   combining algorithm; cutoff: the largest block combined, in bytes; native_us, chosen_us: median\n"
         "#   microseconds of the slowest process; p: one-sided rank-sum p-value of the decision (0, 0 and 1\n"
@@ -175,8 +178,9 @@ std::string mpi_library_id(std::string_view library_version) {
 }
 
 std::string format_rule(const Rule& rule) {
-    char graph[17];
-    std::snprintf(graph, sizeof graph, "%016llx", static_cast<unsigned long long>(rule.key.graph));
+    char graph[17] = "*";
+    if (!rule.key.any_graph)
+        std::snprintf(graph, sizeof graph, "%016llx", static_cast<unsigned long long>(rule.key.graph));
     const std::string fields[] = {
         rule.key.mpi,
         std::to_string(rule.key.processes),
@@ -233,7 +237,9 @@ std::optional<Rule> parse_rule(std::string_view line, std::string& why) {
         why = "per_node more than processes";
         return std::nullopt;
     }
-    if (fields[3].size() != 16 || !parse_number(fields[3], key.graph, 16)) return fail("graph", fields[3]);
+    key.any_graph = fields[3] == "*";
+    if (!key.any_graph && (fields[3].size() != 16 || !parse_number(fields[3], key.graph, 16)))
+        return fail("graph", fields[3]);
     const std::optional<Collective> collective = parse_collective(fields[4]);
     if (!collective) return fail("collective", fields[4], "unknown");
     key.collective = *collective;
@@ -334,9 +340,46 @@ bool write_rules(const std::string& path, const std::vector<Rule>& rules, std::s
 }
 
 const Rule* find_rule(const std::vector<Rule>& rules, const RuleKey& key) {
-    for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule)
-        if (rule->key == key) return &*rule;
+    RuleKey any = key;
+    any.graph = 0;
+    any.any_graph = true;
+    for (const RuleKey& wanted : {key, any})
+        for (auto rule = rules.rbegin(); rule != rules.rend(); ++rule)
+            if (rule->key == wanted) return &*rule;
     return nullptr;
+}
+
+std::vector<Rule> any_graph_rules(const std::vector<Rule>& decided) {
+    const auto median = [](std::vector<double> values) {
+        std::ranges::sort(values);
+        return values[values.size() / 2];
+    };
+    std::vector<Rule> general;
+    std::vector<bool> done(decided.size(), false);
+    for (std::size_t i = 0; i < decided.size(); ++i) {
+        if (done[i] || decided[i].key.any_graph) continue;
+        Rule rule = decided[i];
+        rule.key.graph = 0;
+        rule.key.any_graph = true;
+        bool agree = true;
+        std::vector<double> native, chosen;
+        for (std::size_t j = i; j < decided.size(); ++j) {
+            RuleKey other = decided[j].key;
+            other.graph = 0;
+            other.any_graph = true;
+            if (other != rule.key) continue;
+            done[j] = true;
+            agree = agree && decided[j].decision == rule.decision && decided[j].cutoff == rule.cutoff;
+            native.push_back(decided[j].native_us);
+            chosen.push_back(decided[j].chosen_us);
+            rule.p = std::max(rule.p, decided[j].p);
+        }
+        if (!agree) continue;
+        rule.native_us = median(native);
+        rule.chosen_us = median(chosen);
+        general.push_back(rule);
+    }
+    return general;
 }
 
 }  // namespace nbrcomb::detail

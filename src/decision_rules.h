@@ -23,6 +23,7 @@ struct RuleKey {
     int processes = 0;        // of the communicator
     int per_node = 0;         // the most processes of it on one node
     std::uint64_t graph = 0;  // fingerprint of the graph's edges
+    bool any_graph = false;   // the rule holds for every graph ("*" in the file; graph is 0)
     Collective collective = Collective::allgather;
     Form form = Form::blocking;
     int size_class = -1;      // -1: the v and w forms
@@ -46,7 +47,7 @@ std::string mpi_library_id(std::string_view library_version);
 
 // One line, no newline, fields separated by " | ":
 //   mpi | processes | per_node | graph | collective | form | blocks | decision | cutoff | native_us | chosen_us | p | date
-// graph as 16 hex digits, blocks as the size class's largest block ("16B" ... "64KiB", ">64KiB", "any" for -1),
+// graph as 16 hex digits or "*" for any, blocks as the size class's largest block ("16B" ... "64KiB", ">64KiB", "any" for -1),
 // cutoff in bytes or "none", the times "%.2f", p "%.3g" (in the C locale whatever the process's).
 // mpi and decision must hold no '|' or line break (mpi_library_id's never do).
 std::string format_rule(const Rule& rule);
@@ -71,7 +72,13 @@ RulesFile read_rules(const std::string& path);
 bool write_rules(const std::string& path, const std::vector<Rule>& rules, std::string& error);
 
 // The rule of key: the last of rules that has it, as a later line of a file overrides an earlier
-// one; nullptr if none.
+// one, else the last for any graph of its other fields; nullptr if none.
 const Rule* find_rule(const std::vector<Rule>& rules, const RuleKey& key);
+
+// Rules for any graph from decisions of one run: one per key but the graph where every graph's
+// decision (and cutoff) agrees, with the median of their medians and the largest p. Applications
+// whose partitioner draws a new graph every run (DOLFINx), and sites that ship rules for their
+// machine, need them: as Open MPI's coll/tuned rules, keyed by processes and size, not by graph.
+std::vector<Rule> any_graph_rules(const std::vector<Rule>& decided);
 
 }  // namespace nbrcomb::detail

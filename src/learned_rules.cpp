@@ -5,6 +5,7 @@
 #include <ctime>
 #include <map>
 #include <mutex>
+#include <set>
 
 namespace nbrcomb::detail {
 
@@ -24,6 +25,7 @@ Machine& machine() {
 struct Store {
     std::mutex mutex;
     std::map<std::string, std::vector<Rule>> files;
+    std::set<std::string> mismatches_said;  // files whose rules for another MPI or layout were said
     std::vector<Rule> decided;
 };
 
@@ -43,9 +45,9 @@ const std::vector<Rule>& rules_of(const std::string& path) {
     return rules.files.emplace(path, std::move(file.rules)).first->second;
 }
 
-// Whether a rule is of the communicator's key, collective, form and class aside.
+// Whether a rule is of the communicator's MPI and layout.
 bool same_communicator(const RuleKey& a, const RuleKey& b) {
-    return a.mpi == b.mpi && a.processes == b.processes && a.per_node == b.per_node && a.graph == b.graph;
+    return a.mpi == b.mpi && a.processes == b.processes && a.per_node == b.per_node;
 }
 
 std::string joined(const std::vector<Rule>& rules) {
@@ -85,16 +87,21 @@ std::vector<Rule> rules_for(const std::string& path, const RuleKey& communicator
     std::vector<Rule> matching;
     std::size_t elsewhere = 0;
     for (const Rule& rule : rules_of(path)) {
-        if (same_communicator(rule.key, communicator)) {
+        const bool graph = rule.key.any_graph || rule.key.graph == communicator.graph;
+        if (graph && same_communicator(rule.key, communicator)) {
             matching.push_back(rule);
-        } else if (rule.key.graph == communicator.graph && rule.key.processes == communicator.processes) {
+        } else if (graph && rule.key.processes == communicator.processes) {
             ++elsewhere;
         }
     }
-    if (elsewhere > 0)
+    const bool first = [&] {
+        std::lock_guard lock(store().mutex);
+        return store().mismatches_said.insert(path).second;
+    }();
+    if (elsewhere > 0 && first)
         log_rank0(LogLevel::warning,
-                  "rules file %s: %zu rules for this graph are of another MPI or processes per node (here %s, %d); "
-                  "not used",
+                  "rules file %s: %zu rules for a graph of this size are of another MPI or processes per node "
+                  "(here %s, %d); not used",
                   path.c_str(), elsewhere, communicator.mpi.c_str(), communicator.per_node);
     return matching;
 }
@@ -140,16 +147,20 @@ int write_learned_rules(const Config& config) {
     PMPI_Comm_free(&comm);
     if (rank != 0) return MPI_SUCCESS;
 
-    // The rules read first, then this run's: a later rule of a key replaces an earlier one.
-    std::vector<Rule> rules = config.rules.empty() ? std::vector<Rule>{} : rules_of(config.rules);
+    // The rules read first, then this run's and those for any graph they make: a later rule of a
+    // key replaces an earlier one.
+    std::vector<Rule> decided;
     for (std::size_t begin = 0, end; begin < all.size(); begin = end + 1) {
         end = all.find('\n', begin);
         std::string why;
-        if (const auto rule = parse_rule(std::string_view(all).substr(begin, end - begin), why)) {
-            std::erase_if(rules, [&](const Rule& kept) { return kept.key == rule->key; });
-            rules.push_back(*rule);
-        }
+        if (const auto rule = parse_rule(std::string_view(all).substr(begin, end - begin), why)) decided.push_back(*rule);
     }
+    std::vector<Rule> rules = config.rules.empty() ? std::vector<Rule>{} : rules_of(config.rules);
+    for (const std::vector<Rule>& newer : {decided, any_graph_rules(decided)})
+        for (const Rule& rule : newer) {
+            std::erase_if(rules, [&](const Rule& kept) { return kept.key == rule.key; });
+            rules.push_back(rule);
+        }
     std::string error;
     if (!write_rules(config.rules_out, rules, error))
         log(LogLevel::warning, "cannot write the rules file: %s", error.c_str());

@@ -310,3 +310,43 @@ TEST(DecisionRules, write_refuses_a_rule_that_would_not_read_back) {
     }
     std::remove(path.c_str());
 }
+
+// A rule for any graph reads back as '*', and holds for a graph without a line of its own.
+TEST(DecisionRules, a_rule_for_any_graph_holds_where_no_graph_has_its_own) {
+    Rule any = example();
+    any.key.graph = 0;
+    any.key.any_graph = true;
+    any.decision = "native";
+    const std::string line = format_rule(any);
+    EXPECT_NE(line.find(" | * | "), std::string::npos) << line;
+    std::string why;
+    EXPECT_EQ(parse_rule(line, why), any) << why;
+    const std::vector<Rule> rules = {example(), any};
+    EXPECT_EQ(find_rule(rules, example().key), &rules[0]) << "a graph's own rule first";
+    RuleKey other = example().key;
+    other.graph ^= 1;
+    EXPECT_EQ(find_rule(rules, other), &rules[1]);
+    other.processes = 32;
+    EXPECT_EQ(find_rule(rules, other), nullptr) << "the other fields still match exactly";
+}
+
+// Where every graph of a key decided alike, one rule for any graph; where they differ, none.
+TEST(DecisionRules, graphs_that_agree_make_a_rule_for_any_graph) {
+    Rule first = example(), second = example(), third = example();
+    second.key.graph ^= 1;
+    second.native_us = 20;
+    third.key.graph ^= 2;
+    third.native_us = 30;
+    third.p = 0.04;
+    const std::vector<Rule> general = any_graph_rules({first, second, third});
+    ASSERT_EQ(general.size(), 1u);
+    EXPECT_TRUE(general[0].key.any_graph);
+    EXPECT_EQ(general[0].decision, first.decision);
+    EXPECT_DOUBLE_EQ(general[0].native_us, 20);
+    EXPECT_DOUBLE_EQ(general[0].p, 0.04);
+    third.decision = "native";
+    EXPECT_TRUE(any_graph_rules({first, second, third}).empty());
+    Rule elsewhere = third;
+    elsewhere.key.form = Form::blocking;  // another key: its own rule
+    EXPECT_EQ(any_graph_rules({first, second, elsewhere}).size(), 2u);
+}
