@@ -58,10 +58,10 @@ export SMPIRUN_FLAGS="--cfg=smpi/privatize-libs:$PWD/build-smpi/lib/libnbrcomb.s
   --log=root.thres:warning"
 
 # Simulation is deterministic: few timed calls give a stable median. Auto mode is measured once
-# settled, past its lazy Phase 1 (call 32), its trial of the shape (34 calls, from the 32nd) and
-# the decision in the call after it.
+# settled: past its lazy Phase 1 (call 32) and a race of three candidates' two stages, decided at
+# its second checkpoint (the 58th call after Phase 1; src/auto_tuner.h).
 timing=(--runs 1 --reps 5 --node-size 0)
-auto_warmup=70
+auto_warmup=92
 
 if [[ $aggregation -eq 1 ]]; then
   echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,internode_messages,internode_message_ratio,internode_bytes,internode_byte_ratio,valid"

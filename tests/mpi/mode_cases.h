@@ -29,7 +29,7 @@ inline const std::vector<ModeCase> forced_modes{
 };
 
 // Auto mode (named: the tests' communicators default to pairs) with the default settings, which
-// reach Phase 1 in the 32nd call and decide each call shape after 18 trial calls; with Phase 1 in
+// reach Phase 1 in the 32nd call and decide each call shape within 58 calls after it; with Phase 1 in
 // the first call and Θ = 1, so that small jobs find friends, try the call shapes both ways and
 // run more calls after the decisions; and with Phase 1 at creation.
 inline const std::vector<ModeCase> auto_modes{
