@@ -2,6 +2,8 @@
 
 #include "src/log.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <ctime>
 #include <map>
 #include <mutex>
@@ -12,12 +14,26 @@ namespace nbrcomb::detail {
 namespace {
 
 struct Machine {
-    std::string mpi = "unknown";
-    int per_node = 0;  // 0: not learned (MPI_Init was not the library's)
+    std::string mpi;
+    int per_node = 0;  // 0: not learned yet
 };
+
+// The launcher's count of this node's processes, where MPI_Init was not the library's (Fortran's
+// MPI_INIT calls into Open MPI directly): Open MPI's and MPICH's Hydra's variables, else 1.
+int per_node_from_launcher() {
+    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+        if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
+    return 1;
+}
 
 Machine& machine() {
     static Machine instance;
+    if (instance.mpi.empty()) {
+        char version[MPI_MAX_LIBRARY_VERSION_STRING];
+        int length = 0;
+        PMPI_Get_library_version(version, &length);
+        instance.mpi = mpi_library_id(std::string_view(version, static_cast<std::size_t>(length)));
+    }
     return instance;
 }
 
@@ -60,10 +76,6 @@ std::string joined(const std::vector<Rule>& rules) {
 
 void learn_machine(const Config& config) {
     if (config.rules.empty() && config.rules_out.empty()) return;
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int length = 0;
-    PMPI_Get_library_version(version, &length);
-    machine().mpi = mpi_library_id(std::string_view(version, static_cast<std::size_t>(length)));
     MPI_Comm node = MPI_COMM_NULL;
     if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return;
     int per_node = 0;
@@ -76,7 +88,9 @@ void learn_machine(const Config& config) {
 RuleKey communicator_key(const Config& config, int processes, std::uint64_t fingerprint) {
     return {.mpi = machine().mpi,
             .processes = processes,
-            .per_node = config.node_size > 0 ? config.node_size : machine().per_node,
+            .per_node = config.node_size > 0 ? config.node_size
+                        : machine().per_node > 0 ? machine().per_node
+                                                 : per_node_from_launcher(),
             .graph = fingerprint};
 }
 

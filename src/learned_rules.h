@@ -13,8 +13,9 @@
 
 namespace nbrcomb::detail {
 
-// At MPI_Init, where rules are read or written: the MPI's name, and the most processes of
-// MPI_COMM_WORLD on one node. Collective over MPI_COMM_WORLD then.
+// At MPI_Init, where rules are read or written: the most processes of MPI_COMM_WORLD on one node,
+// for the rules' keys (without it, the launcher's count of this node's). Collective over
+// MPI_COMM_WORLD then.
 void learn_machine(const Config& config);
 
 // The key of a communicator of processes whose graph has fingerprint, its collective, form and
