@@ -159,15 +159,16 @@ public:
     // and reports each decision to verdict. size_class: the class of every block of the call
     // (allgather and alltoall, whose blocks all processes size alike), or -1 (the v and w forms,
     // whose shape's first call, the same on every process, agrees the largest block by reduce).
-    // largest_block: of this process's call. A template, so that the callbacks become
-    // std::functions only at the checkpoints and openings.
-    template <class Reduce, class Tell>
-    Choice choose(Collective collective, Form form, int size_class, std::size_t largest_block, const Reduce& reduce,
+    // largest_block(): the largest block of this process's call, asked only then. A template, so
+    // that the callbacks become std::functions only at the checkpoints and openings.
+    template <class Largest, class Reduce, class Tell>
+    Choice choose(Collective collective, Form form, int size_class, const Largest& largest_block, const Reduce& reduce,
                   const Tell& verdict) {
         if (at_checkpoint(collective, form)) decide_complete_stages(collective, form, reduce, verdict);
-        Shape& shape = shapes_[static_cast<std::size_t>(shape_index(collective, form, size_class))];
-        if (shape.state == State::unopened) open(shape, collective, form, size_class, largest_block, reduce, verdict);
-        return route_of(shape, shape_index(collective, form, size_class));
+        const int index = shape_index(collective, form, size_class);
+        Shape& shape = shapes_[static_cast<std::size_t>(index)];
+        if (shape.state == State::unopened) open(shape, collective, form, size_class, largest_block(), reduce, verdict);
+        return route_of(shape, index);
     }
 
     // A timed trial call of ticket took seconds; local_class is the size class of its largest

@@ -137,8 +137,10 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
         count_native_call(*stats, state.topology->graph.destinations.size());
         return MPI_SUCCESS;
     }
-    const std::optional<std::size_t> uniform = uniform_block_bytes(args);
-    run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1);
+    if (state.calls_until_pattern > 0) {
+        const std::optional<std::size_t> uniform = uniform_block_bytes(args);
+        run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1);
+    }
     const Choice choice = route_call(state, args, form);
     const Topology& topology = *state.topology;
     const bool reliable = native_reliable(args.collective, form, topology);

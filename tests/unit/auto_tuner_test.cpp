@@ -20,6 +20,11 @@ Timings timings(int n, double seconds, int size_class = 2, double spread = 0.01)
     return result;
 }
 
+// The largest block of a call, as choose() asks for it.
+auto block(std::size_t bytes) {
+    return [bytes] { return bytes; };
+}
+
 // A single process's reduction: the maximum is its own values.
 const AutoTuner::ReduceMax alone = [](std::vector<double>&) {};
 
@@ -38,7 +43,7 @@ struct Calls {
 Calls run(AutoTuner& tuner, Collective collective, int size_class, int calls, const std::map<int, double>& seconds) {
     Calls result;
     for (int call = 0; call < calls; ++call) {
-        const Choice choice = tuner.choose(collective, Form::blocking, size_class, 100, alone,
+        const Choice choice = tuner.choose(collective, Form::blocking, size_class, block(100), alone,
                                            [&](const Verdict& verdict) { result.verdicts.push_back(verdict); });
         const int way = choice.route == Route::combined ? choice.candidate : -1;
         ++result.calls[way];
@@ -114,7 +119,7 @@ TEST(AutoTuner, a_clear_winner_is_decided_after_the_first_stage) {
     EXPECT_EQ(tuner.first_checkpoint(), stage + 1);
     std::vector<Route> routes;
     for (int call = 0; call < 6; ++call) {
-        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, 16, alone, nullptr);
+        const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, block(16), alone, nullptr);
         routes.push_back(choice.route);
         EXPECT_EQ(choice.ticket.shape >= 0, call >= 2 && call % 2 == 1) << call;
         EXPECT_TRUE(choice.trial);
@@ -128,9 +133,9 @@ TEST(AutoTuner, a_clear_winner_is_decided_after_the_first_stage) {
     EXPECT_EQ(rest.verdicts[0].decision.source, Source::measured);
     EXPECT_EQ(rest.trial_calls, stage - 6);
     EXPECT_EQ(tuner.decided_by(Source::measured), 1u);
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 16, alone, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(16), alone, nullptr).route, Route::combined);
     // Another form of the same collective has a trial of its own.
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, 16, alone, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, block(16), alone, nullptr).route, Route::reference);
 }
 
 // Three candidates raced with native on simulated timings: the clear loser goes at the first
@@ -145,7 +150,7 @@ TEST(AutoTuner, a_race_drops_the_loser_and_decides_between_the_close_ones) {
     EXPECT_TRUE(trial.verdicts[0].decision.combined);
     EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 4) + AutoTuner::stage_calls(1, 3));
     EXPECT_EQ(trial.calls.at(1), 1 + 2 * AutoTuner::first_samples) << "the loser's stage-one calls only";
-    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 2, 64, alone, nullptr).candidate, 2);
+    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 2, block(64), alone, nullptr).candidate, 2);
 }
 
 // Where native is clearly fastest, every candidate goes at the first checkpoint, and the shape
@@ -179,7 +184,7 @@ TEST(AutoTuner, shapes_decided_above_the_trial_run_no_trial) {
     EXPECT_EQ(tuner.decided_by(Source::forced), 1u);
     EXPECT_EQ(tuner.decided_by(Source::learned), 1u);
     EXPECT_EQ(tuner.decided_by(Source::estimated), 1u);
-    EXPECT_EQ(tuner.choose(Collective::alltoallv, Form::blocking, -1, 100, alone, nullptr).cutoff, 4096u);
+    EXPECT_EQ(tuner.choose(Collective::alltoallv, Form::blocking, -1, block(100), alone, nullptr).cutoff, 4096u);
 }
 
 // The v and w forms' shape opens at the block size the processes agree on, the largest of any.
@@ -194,9 +199,9 @@ TEST(AutoTuner, the_v_forms_open_at_the_largest_block_anywhere) {
     const AutoTuner::ReduceMax with_a_larger_process = [](std::vector<double>& values) {
         for (double& value : values) value = std::max(value, 5000.0);
     };
-    tuner.choose(Collective::alltoallv, Form::nonblocking, -1, 300, with_a_larger_process, nullptr);
+    tuner.choose(Collective::alltoallv, Form::nonblocking, -1, block(300), with_a_larger_process, nullptr);
     EXPECT_EQ(opened_at, 5000u);
-    tuner.choose(Collective::allgather, Form::nonblocking, 3, 300, with_a_larger_process, nullptr);
+    tuner.choose(Collective::allgather, Form::nonblocking, 3, block(300), with_a_larger_process, nullptr);
     EXPECT_EQ(opened_at, representative_block(3));
 }
 
@@ -213,9 +218,9 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
     const AutoTuner::ReduceMax first_reduce = counting(first_reductions), second_reduce = counting(second_reductions);
     const auto seconds = [](const Choice& choice) { return choice.route == Route::combined ? 5e-6 : 10e-6; };
     for (call = 0; call < 300; ++call) {
-        const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, 64, first_reduce, nullptr);
+        const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, block(64), first_reduce, nullptr);
         const Choice theirs =
-            second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, 1024, second_reduce, nullptr);
+            second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, block(1024), second_reduce, nullptr);
         if (mine.ticket.shape >= 0) first.record(mine.ticket, 1, seconds(mine));
         if (theirs.ticket.shape >= 0) second.record(theirs.ticket, 3, seconds(theirs));
     }
@@ -232,15 +237,15 @@ TEST(AutoTuner, allgather_combines_where_alltoall_does) {
     AutoTuner tuner(race({0}), 1);
     // Allgather of class 1: its trial finds both ways alike, and it is decided native.
     run(tuner, Collective::allgather, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 10e-6}});
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 64, alone, nullptr).route, Route::native);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr).route, Route::native);
     EXPECT_EQ(tuner.decided_native(), 1u);
     // Alltoall of class 1 combines, clearly faster: allgather follows it.
     run(tuner, Collective::alltoall, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}});
-    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, 64, alone, nullptr).route, Route::combined);
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, 64, alone, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, block(64), alone, nullptr).route, Route::combined);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr).route, Route::combined);
     EXPECT_EQ(tuner.decided_combined(), 2u);
     EXPECT_EQ(tuner.decided_native(), 0u);
     // Another class and another form still try.
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, 256, alone, nullptr).route, Route::reference);
-    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, 64, alone, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, block(256), alone, nullptr).route, Route::reference);
+    EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, block(64), alone, nullptr).route, Route::reference);
 }
