@@ -182,6 +182,7 @@ public:
 
     // Shapes of one collective and form: the v and w forms' one, and one per size class.
     static constexpr int shapes_per_form = size_classes + 1;
+    static constexpr int shape_count = collective_count * form_count * shapes_per_form;
     static int shape_index(Collective collective, Form form, int size_class);
 
 private:
@@ -225,7 +226,7 @@ private:
     Opener opener_;
     int most_contenders_;
     int first_checkpoint_;
-    std::array<Shape, collective_count * form_count * shapes_per_form> shapes_{};
+    std::array<Shape, shape_count> shapes_{};
     std::array<Checkpoints, collective_count * form_count> checkpoints_{};
     std::mutex samples_mutex_;
     std::vector<Sample> samples_;  // of the shapes in trial

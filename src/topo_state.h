@@ -134,8 +134,10 @@ struct TopoState {
     ForcedChoices forced;       // NBRCOMB_FORCE's
     std::vector<Rule> learned;  // the rules file's rules for this communicator's key
     RuleKey key;                // its key, the collective, form and class aside
-    // Shapes (AutoTuner::shape_index) a setting or a rule kept native before Phase 1, as counted.
-    std::vector<std::pair<int, Source>> settled_early;
+    // Before Phase 1, what a setting or a rule says of each shape called (by AutoTuner::shape_index),
+    // found at its first call: native by which tier (counted then), or nothing.
+    enum class Early : std::uint8_t { unseen, open, forced_native, learned_native };
+    std::array<Early, AutoTuner::shape_count> early{};
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags

@@ -282,7 +282,13 @@ void build_plans(TopoState& state, Topology& topology) {
 // together when a check fails).
 void start_trials(TopoState& state) {
     state.has_candidate = !state.topology->candidates.empty();
-    state.tuner = std::make_unique<AutoTuner>(make_opener(state), most_contenders(state), state.settled_early);
+    std::vector<std::pair<int, Source>> counted;
+    for (std::size_t shape = 0; shape < state.early.size(); ++shape)
+        if (state.early[shape] == TopoState::Early::forced_native || state.early[shape] == TopoState::Early::learned_native)
+            counted.emplace_back(static_cast<int>(shape), state.early[shape] == TopoState::Early::forced_native
+                                                              ? Source::forced
+                                                              : Source::learned);
+    state.tuner = std::make_unique<AutoTuner>(make_opener(state), most_contenders(state), counted);
 }
 
 // A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
@@ -335,14 +341,15 @@ CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const L
     return agreed;
 }
 
-// A shape a setting or a rule keeps native before Phase 1: counted once, by its source.
-void count_settled_early(TopoState& state, int shape, Source source) {
-    if (std::ranges::find(state.settled_early, shape, &std::pair<int, Source>::first) != state.settled_early.end())
-        return;
-    state.settled_early.emplace_back(shape, source);
+// What a setting or a rule says of a shape at its first call before Phase 1; one kept native is
+// counted then, by its source.
+TopoState::Early settle_early(TopoState& state, Collective collective, Form form, int size_class) {
+    const std::optional<Source> source = native_settled_by(state, collective, form, size_class);
+    if (!source) return TopoState::Early::open;
     const auto stats = state.stats.lock();
     ++stats->auto_native;
-    ++(source == Source::forced ? stats->auto_forced : stats->auto_learned);
+    ++(*source == Source::forced ? stats->auto_forced : stats->auto_learned);
+    return *source == Source::forced ? TopoState::Early::forced_native : TopoState::Early::learned_native;
 }
 
 // Auto mode: what NBRCOMB_FORCE forces, and the rules file's rules for this communicator.
@@ -436,10 +443,9 @@ void complete_duplicate(MPI_Comm dup) {
 
 void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class) {
     if (state.idle || state.calls_until_pattern == 0) return;
-    if (const std::optional<Source> source = native_settled_by(state, collective, form, size_class)) {
-        count_settled_early(state, AutoTuner::shape_index(collective, form, size_class), *source);
-        return;
-    }
+    TopoState::Early& early = state.early[static_cast<std::size_t>(AutoTuner::shape_index(collective, form, size_class))];
+    if (early == TopoState::Early::unseen) early = settle_early(state, collective, form, size_class);
+    if (early != TopoState::Early::open) return;
     if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
