@@ -5,13 +5,8 @@
 # checks what a user would: the same solution (to 1e-9 relative: DOLFINx's mesh partitioning
 # varies in the last digits between runs, natively too), and no more messages in total, Phase 1
 # included, than native MPI sends (the library's report at MPI_Finalize counts both).
-set -eu
-python=$1 script=$2 library=$3
-shift 3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-norm() { sed -n 's/^norm=//p' "$1"; }
+# shellcheck source=dolfinx_common.sh
+. "$(dirname "$0")/dolfinx_common.sh"
 
 "$@" "$python" "$script" >"$work/native.txt"
 "$@" -x LD_PRELOAD="$library" -x NBRCOMB_REPORT="$work/report" "$python" "$script" >"$work/preloaded.txt"
@@ -20,9 +15,7 @@ cat "$report"
 
 native=$(norm "$work/native.txt") preloaded=$(norm "$work/preloaded.txt")
 echo "solution norm: native $native, preloaded $preloaded"
-# "all messages, Phase 1 included   SENT (native MPI: NATIVE)"
-sent=$(sed -n 's/^ *all messages, Phase 1 included *\([0-9]*\) (native MPI: \([0-9]*\)).*/\1/p' "$report")
-native_sent=$(sed -n 's/^ *all messages, Phase 1 included *\([0-9]*\) (native MPI: \([0-9]*\)).*/\2/p' "$report")
+sent=$(sent "$report") native_sent=$(native_sent "$report")
 awk -v a="$native" -v b="$preloaded" -v sent="$sent" -v native_sent="$native_sent" 'BEGIN {
   if (a == "" || b == "") { print "FAILED: a run printed no norm"; exit 1 }
   d = (a - b) / a; if (d < 0) d = -d

@@ -7,13 +7,8 @@
 # default settings reads them (NBRCOMB_RULES). Its report must count decisions from rules and no
 # trial call, it must send no more messages than native MPI, and its solution must be the first's
 # (to 1e-9 relative, as dolfinx_native_and_preloaded.sh allows).
-set -eu
-python=$1 script=$2 library=$3
-shift 3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-norm() { sed -n 's/^norm=//p' "$1"; }
+# shellcheck source=dolfinx_common.sh
+. "$(dirname "$0")/dolfinx_common.sh"
 
 "$@" -x LD_PRELOAD="$library" -x NBRCOMB_LAZY=1 -x NBRCOMB_RULES_OUT="$work/rules" \
   "$python" "$script" >"$work/first.txt"
@@ -27,8 +22,7 @@ first=$(norm "$work/first.txt") second=$(norm "$work/second.txt")
 # "auto mode decided by   F setting, R rules, T trial, E estimate; C trial calls"
 rules=$(sed -n 's/^ *auto mode decided by *[0-9]* setting, \([0-9]*\) rules.*/\1/p' "$report")
 trial_calls=$(sed -n 's/^ *auto mode decided by.*; \([0-9]*\) trial calls.*/\1/p' "$report")
-sent=$(sed -n 's/^ *all messages, Phase 1 included *\([0-9]*\) (native MPI: \([0-9]*\)).*/\1/p' "$report")
-native_sent=$(sed -n 's/^ *all messages, Phase 1 included *\([0-9]*\) (native MPI: \([0-9]*\)).*/\2/p' "$report")
+sent=$(sent "$report") native_sent=$(native_sent "$report")
 awk -v a="$first" -v b="$second" -v rules="$rules" -v trial_calls="$trial_calls" -v sent="$sent" \
     -v native_sent="$native_sent" 'BEGIN {
   if (a == "" || b == "") { print "FAILED: a run printed no norm"; exit 1 }
