@@ -15,7 +15,7 @@ namespace {
 
 struct Machine {
     std::string mpi;
-    int per_node = 0;  // 0: not learned yet
+    int per_node = 0;  // 0: not learned (MPI_Init was not the library's)
 };
 
 // The launcher's count of this node's processes, where MPI_Init was not the library's (Fortran's
@@ -27,20 +27,25 @@ int per_node_from_launcher() {
 }
 
 Machine& machine() {
-    static Machine instance;
-    if (instance.mpi.empty()) {
+    static Machine instance = [] {
         char version[MPI_MAX_LIBRARY_VERSION_STRING];
         int length = 0;
         PMPI_Get_library_version(version, &length);
-        instance.mpi = mpi_library_id(std::string_view(version, static_cast<std::size_t>(length)));
-    }
+        return Machine{mpi_library_id(std::string_view(version, static_cast<std::size_t>(length)))};
+    }();
     return instance;
 }
+
+// A rules file as read, and the digest of its rules that the processes compare.
+struct ReadRules {
+    std::vector<Rule> rules;
+    int digest = 0;
+};
 
 // The rules files read, by path, and the decisions of this run.
 struct Store {
     std::mutex mutex;
-    std::map<std::string, std::vector<Rule>> files;
+    std::map<std::string, ReadRules> files;
     std::set<std::string> mismatches_said;  // files whose rules for another MPI or layout were said
     std::vector<Rule> decided;
 };
@@ -50,26 +55,29 @@ Store& store() {
     return instance;
 }
 
+std::string joined(const std::vector<Rule>& rules) {
+    std::string text;
+    for (const Rule& rule : rules) text += format_rule(rule) + "\n";
+    return text;
+}
+
 // The rules of path, read on first use; the lines left out said then, once, on rank 0.
-const std::vector<Rule>& rules_of(const std::string& path) {
+const ReadRules& read_once(const std::string& path) {
     Store& rules = store();
     std::lock_guard lock(rules.mutex);
     const auto found = rules.files.find(path);
     if (found != rules.files.end()) return found->second;
     RulesFile file = read_rules(path);
     for (const std::string& problem : file.problems) log_rank0(LogLevel::warning, "rules file %s; left out", problem.c_str());
-    return rules.files.emplace(path, std::move(file.rules)).first->second;
+    const int text_digest = digest(joined(file.rules));
+    return rules.files.emplace(path, ReadRules{std::move(file.rules), text_digest}).first->second;
 }
+
+const std::vector<Rule>& rules_of(const std::string& path) { return read_once(path).rules; }
 
 // Whether a rule is of the communicator's MPI and layout.
 bool same_communicator(const RuleKey& a, const RuleKey& b) {
     return a.mpi == b.mpi && a.processes == b.processes && a.per_node == b.per_node;
-}
-
-std::string joined(const std::vector<Rule>& rules) {
-    std::string text;
-    for (const Rule& rule : rules) text += format_rule(rule) + "\n";
-    return text;
 }
 
 }  // namespace
@@ -94,7 +102,7 @@ RuleKey communicator_key(const Config& config, int processes, std::uint64_t fing
             .graph = fingerprint};
 }
 
-int rules_digest(const std::string& path) { return path.empty() ? 0 : digest(joined(rules_of(path))); }
+int rules_digest(const std::string& path) { return path.empty() ? 0 : read_once(path).digest; }
 
 std::vector<Rule> rules_for(const std::string& path, const RuleKey& communicator) {
     if (path.empty()) return {};
@@ -108,11 +116,11 @@ std::vector<Rule> rules_for(const std::string& path, const RuleKey& communicator
             ++elsewhere;
         }
     }
-    const bool first = [&] {
+    const auto first_time = [&] {
         std::lock_guard lock(store().mutex);
         return store().mismatches_said.insert(path).second;
-    }();
-    if (elsewhere > 0 && first)
+    };
+    if (elsewhere > 0 && first_time())
         log_rank0(LogLevel::warning,
                   "rules file %s: %zu rules for a graph of this size are of another MPI or processes per node "
                   "(here %s, %d); not used",
