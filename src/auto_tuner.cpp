@@ -128,15 +128,15 @@ bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     return true;
 }
 
-void AutoTuner::open(Shape& shape, Collective collective, Form form, int size_class, std::size_t largest_block,
+void AutoTuner::open(Shape& shape, Collective collective, Form form, int size_class, std::size_t typical_block,
                      const ReduceMax& reduce, const Tell& verdict) {
     std::size_t block_bytes = 0;
     if (size_class >= 0) {
         block_bytes = representative_block(size_class);
     } else {
-        std::vector<double> largest{static_cast<double>(largest_block)};
-        reduce(largest);
-        block_bytes = static_cast<std::size_t>(largest[0]);
+        std::vector<double> typical{static_cast<double>(typical_block)};
+        reduce(typical);
+        block_bytes = static_cast<std::size_t>(typical[0]);
     }
     Opening opening = opener_(collective, form, size_class, block_bytes);
     if (!opening.decided && (opening.contenders.empty() || most_contenders_ == 0))

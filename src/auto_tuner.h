@@ -64,8 +64,9 @@ struct Decision {
 // How a shape begins: decided by a tier above the trial, or raced among contenders (candidate
 // indices) and native. Every process opens a shape alike: the tiers read agreed settings, an
 // agreed rules file and the busiest process's estimates, at block_bytes: the class's
-// representative block, or for the v and w forms the largest block of any process at the shape's
-// first call.
+// representative block, or for the v and w forms the largest of the processes' mean blocks at the
+// shape's first call: one process's few large blocks would otherwise price every combining candidate
+// out of a mesh exchange whose blocks are mostly small.
 struct Opening {
     std::optional<Decision> decided;
     std::vector<int> contenders;
@@ -158,16 +159,17 @@ public:
     // the shapes whose stage is complete with reduce (on every process alike, as one reduction)
     // and reports each decision to verdict. size_class: the class of every block of the call
     // (allgather and alltoall, whose blocks all processes size alike), or -1 (the v and w forms,
-    // whose shape's first call, the same on every process, agrees the largest block by reduce).
-    // largest_block(): the largest block of this process's call, asked only then. A template, so
-    // that the callbacks become std::functions only at the checkpoints and openings.
-    template <class Largest, class Reduce, class Tell>
-    Choice choose(Collective collective, Form form, int size_class, const Largest& largest_block, const Reduce& reduce,
+    // whose shape's first call, the same on every process, agrees a typical block by reduce: the
+    // busiest process's mean, as the estimates price the busiest process). typical_block(): this
+    // process's mean block in the call, asked only then. A template, so that the callbacks become
+    // std::functions only at the checkpoints and openings.
+    template <class Typical, class Reduce, class Tell>
+    Choice choose(Collective collective, Form form, int size_class, const Typical& typical_block, const Reduce& reduce,
                   const Tell& verdict) {
         if (at_checkpoint(collective, form)) decide_complete_stages(collective, form, reduce, verdict);
         const int index = shape_index(collective, form, size_class);
         Shape& shape = shapes_[static_cast<std::size_t>(index)];
-        if (shape.state == State::unopened) open(shape, collective, form, size_class, largest_block(), reduce, verdict);
+        if (shape.state == State::unopened) open(shape, collective, form, size_class, typical_block(), reduce, verdict);
         return route_of(shape, index);
     }
 
@@ -213,7 +215,7 @@ private:
 
     // Counts a call of the collective and form; whether it is at a checkpoint.
     bool at_checkpoint(Collective collective, Form form);
-    void open(Shape& shape, Collective collective, Form form, int size_class, std::size_t largest_block,
+    void open(Shape& shape, Collective collective, Form form, int size_class, std::size_t typical_block,
               const ReduceMax& reduce, const Tell& verdict);
     Choice route_of(Shape& shape, int index);
     Choice trial_call(Shape& shape, int index);

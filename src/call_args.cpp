@@ -68,6 +68,19 @@ std::size_t largest_of_side(const SideArgs& side, int degree) {
     return degree > 0 ? static_cast<std::size_t>(*most) * size : 0;
 }
 
+std::size_t bytes_of_side(const SideArgs& side, int degree) {
+    std::size_t bytes = 0;
+    if (side.layout == Layout::typed) {
+        for (int i = 0; i < degree; ++i)
+            bytes += static_cast<std::size_t>(side.counts[i]) * shape_of(side.types[i]).size;
+        return bytes;
+    }
+    const std::size_t size = shape_of(side.type).size;
+    if (side.layout != Layout::displaced) return static_cast<std::size_t>(degree) * static_cast<std::size_t>(side.count) * size;
+    for (int i = 0; i < degree; ++i) bytes += static_cast<std::size_t>(side.counts[i]) * size;
+    return bytes;
+}
+
 }  // namespace
 
 const char* collective_name(Collective collective) {
@@ -119,6 +132,12 @@ std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
 
 std::size_t largest_block(const CallArgs& args, int indegree, int outdegree) {
     return std::max(largest_of_side(args.send, outdegree), largest_of_side(args.recv, indegree));
+}
+
+std::size_t mean_block(const CallArgs& args, int indegree, int outdegree) {
+    const int blocks = indegree + outdegree;
+    if (blocks == 0) return 0;
+    return (bytes_of_side(args.send, outdegree) + bytes_of_side(args.recv, indegree)) / static_cast<std::size_t>(blocks);
 }
 
 }  // namespace nbrcomb::detail

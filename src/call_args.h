@@ -70,4 +70,7 @@ std::optional<std::size_t> uniform_block_bytes(const CallArgs& args);
 // The bytes of the largest block this process sends or receives in the call.
 std::size_t largest_block(const CallArgs& args, int indegree, int outdegree);
 
+// The bytes per block this process sends and receives in the call, on average (0 without blocks).
+std::size_t mean_block(const CallArgs& args, int indegree, int outdegree);
+
 }  // namespace nbrcomb::detail

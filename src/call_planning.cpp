@@ -186,7 +186,8 @@ PersistentTuning persistent_tuning(const CallArgs& args, TopoState& state) {
                 schedule.datatypes = held->datatypes;
                 return std::make_shared<const Schedule>(std::move(schedule));
             },
-            args.collective, shape_class(args, *topology), size_class(largest), largest};
+            args.collective, shape_class(args, *topology), size_class(largest),
+            mean_block(args, topology->indegree(), topology->outdegree())};
 }
 
 }  // namespace nbrcomb::detail

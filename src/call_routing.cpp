@@ -93,10 +93,10 @@ std::size_t combine_limit(const Config& config) {
     return config.combine_limit > 0 ? static_cast<std::size_t>(config.combine_limit) : SIZE_MAX;
 }
 
-template <class Largest>
-Choice choose(TopoState& state, Collective collective, Form form, int size_class, const Largest& largest_block) {
+template <class Typical>
+Choice choose(TopoState& state, Collective collective, Form form, int size_class, const Typical& typical_block) {
     Choice choice = state.tuner->choose(
-        collective, form, size_class, largest_block,
+        collective, form, size_class, typical_block,
         [&state](std::vector<double>& values) {
             allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
                                   state.agreement_comm());
@@ -126,11 +126,11 @@ Choice route_call(TopoState& state, const CallArgs& args, Form form) {
     if (ensure_private_comm(args.comm, state) != MPI_SUCCESS) return {};
     const Topology& topology = *state.topology;
     return choose(state, args.collective, form, shape_class(args, topology),
-                  [&] { return largest_block(args, topology.indegree(), topology.outdegree()); });
+                  [&] { return mean_block(args, topology.indegree(), topology.outdegree()); });
 }
 
-Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t largest_block) {
-    return choose(state, collective, Form::persistent, size_class, [largest_block] { return largest_block; });
+Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t typical_block) {
+    return choose(state, collective, Form::persistent, size_class, [typical_block] { return typical_block; });
 }
 
 }  // namespace nbrcomb::detail

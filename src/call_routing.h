@@ -17,9 +17,9 @@ namespace nbrcomb::detail {
 Choice route_call(TopoState& state, const CallArgs& args, Form form);
 
 // The route of one start of an auto-mode persistent collective of collective on state's
-// communicator, whose blocks are of size_class (-1: the v and w forms), the largest here of
-// largest_block bytes. Collective as route_call.
-Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t largest_block);
+// communicator, whose blocks are of size_class (-1: the v and w forms), typical_block bytes on
+// average here (mean_block). Collective as route_call.
+Choice route_start(TopoState& state, Collective collective, int size_class, std::size_t typical_block);
 
 // The size class all processes give the call's shape: its blocks' for allgather and alltoall,
 // -1 for the v and w forms, whose processes' blocks differ, and for every call where a candidate

@@ -168,7 +168,7 @@ std::optional<int> start_if_persistent_collective(MPI_Request request) {
             const PersistentTuning tuning = *persistent.tuning;
             TopoState& topo = *persistent.op->state;
             lock.unlock();
-            choice = route_start(topo, tuning.collective, tuning.size_class, tuning.largest_block);
+            choice = route_start(topo, tuning.collective, tuning.size_class, tuning.typical_block);
         }
     }
     std::shared_ptr<Operation> op;

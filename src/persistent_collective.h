@@ -23,7 +23,7 @@ struct PersistentTuning {
     Collective collective;
     int size_class;             // of the shape, as route_start takes it
     int local_class;            // of the largest block here, for the trial's timings
-    std::size_t largest_block;  // here
+    std::size_t typical_block;  // mean_block here
 };
 
 // What every start of one persistent collective runs.

@@ -187,8 +187,9 @@ TEST(AutoTuner, shapes_decided_above_the_trial_run_no_trial) {
     EXPECT_EQ(tuner.choose(Collective::alltoallv, Form::blocking, -1, block(100), alone, nullptr).cutoff, 4096u);
 }
 
-// The v and w forms' shape opens at the block size the processes agree on, the largest of any.
-TEST(AutoTuner, the_v_forms_open_at_the_largest_block_anywhere) {
+// The v and w forms' shape opens at the block size the processes agree on, the largest of their
+// mean blocks.
+TEST(AutoTuner, the_v_forms_open_at_the_busiest_processes_mean_block) {
     std::size_t opened_at = 0;
     AutoTuner tuner(
         [&](Collective, Form, int, std::size_t block_bytes) {
