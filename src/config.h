@@ -44,17 +44,58 @@ struct Config {
     bool operator==(const Config&) const = default;
 };
 
+// Where a setting may be given: the environment (NBRCOMB_KEY), or also a constructor's MPI_Info
+// hint (nbrcomb_key), which wins for that communicator.
+enum class SettingScope { environment, environment_and_hint };
+
+// What the processes must agree on, and who checks it: the constructor (schedule-shaping
+// settings; disagreement leaves the communicator native), reordering (disagreement keeps the
+// ranks), or the rules a file holds rather than its name.
+enum class SettingAgreement { none, at_creation, at_reordering, rules_in_file };
+
+// One setting: everything about it lives in its row of settings(), from which reading, messages,
+// the settings line, the agreement and the README's table all come.
+struct Setting {
+    std::string key;      // the hint without "nbrcomb_"; upper case after "NBRCOMB_" for the variable
+    std::string type;     // integer, boolean, mode, level, rules, file or prefix
+    std::string allowed;  // what a value may be, as the messages and the README say it
+    SettingScope scope = SettingScope::environment_and_hint;
+    SettingAgreement agreement = SettingAgreement::none;
+    std::string description;  // one line
+    // Sets the setting in config from text; false where text does not parse, config unchanged.
+    // name: the variable or hint as the user spelled it, for settings that apply in parts (force).
+    std::function<bool(std::string_view text, const std::string& name, Config& config,
+                       std::vector<std::string>& problems)>
+        set;
+    std::function<std::string(const Config& config)> show;  // the value as the settings line gives it
+};
+
+// Every setting, in the order of the README's table.
+const std::vector<Setting>& settings();
+
 // Looks a setting up by its key without prefix ("mode", "theta", ...).
 using SettingLookup = std::function<std::optional<std::string>(std::string_view key)>;
 
 // base with every setting that lookup finds applied. A value that does not parse leaves the
 // setting as it was and adds one line to problems naming key, value and what is allowed;
-// source names where values come from ("NBRCOMB_" or "nbrcomb_") for those lines.
+// source names where values come from ("NBRCOMB_" for the environment, "nbrcomb_" for hints),
+// and a hint for a setting of the environment only adds a line too.
 Config read_config(const Config& base, const SettingLookup& lookup, std::string_view source,
                    std::vector<std::string>& problems);
 
-// Values that must agree on every process of a communicator: they shape the schedules or
-// decide which collective steps run at topology creation.
+// One line of problems for each of names (with source's prefix, as found in the environment
+// or a hint) that is no setting.
+void report_unknown_settings(const std::vector<std::string>& names, std::string_view source,
+                             std::vector<std::string>& problems);
+
+// "mode=auto theta=4 ...": every setting's value, as NBRCOMB_LOG=1 echoes them.
+std::string settings_line(const Config& config);
+
+// The README's settings table, in Markdown.
+std::string settings_table();
+
+// Values that must agree on every process of a communicator, checked when it is created:
+// they shape the schedules or decide which collective steps run at topology creation.
 std::vector<int> schedule_shaping_values(const Config& config);
 
 // What rank reordering and the topology-aware mode's domains read: reordering is asked for when
@@ -64,7 +105,9 @@ MappingSettings mapping_settings(const Config& config);
 // A digest of a text that processes compare in an agreement (a setting's, a file's).
 int digest(std::string_view text);
 
+// A mode's name as NBRCOMB_MODE takes it ("?" for no mode), and the mode of a name in any case.
 const char* mode_name(nbrcomb_mode mode);
+std::optional<nbrcomb_mode> mode_named(std::string_view name);
 const char* locality_name(Locality locality);
 
 }  // namespace nbrcomb::detail

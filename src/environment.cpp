@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <string_view>
+#include <unistd.h>
 
 namespace nbrcomb::detail {
 
@@ -22,15 +24,15 @@ Config load() {
             return value ? std::optional<std::string>(value) : std::nullopt;
         },
         "NBRCOMB_", problems);
+    std::vector<std::string> variables;
+    for (char** entry = environ; *entry != nullptr; ++entry) {
+        const std::string_view variable(*entry);
+        if (variable.starts_with("NBRCOMB_")) variables.emplace_back(variable.substr(0, variable.find('=')));
+    }
+    report_unknown_settings(variables, "NBRCOMB_", problems);
     set_log_context(rank, config.log_level);
     for (const std::string& problem : problems) log_rank0(LogLevel::warning, "%s", problem.c_str());
-    log_rank0(LogLevel::info,
-              "settings: mode=%s theta=%d k=%d max_hyperedges=%d topo_aware=%s node_size=%d reorder=%s "
-              "reorder_max_edges=%d lazy=%d combine_limit=%d check=%d force=%s rules=%s rules_out=%s log=%d report=%s",
-              mode_name(config.mode), config.theta, config.k, config.max_hyperedges, locality_name(config.topo_aware),
-              config.node_size, config.reorder == Reorder::on ? "on" : "off", config.reorder_max_edges, config.lazy,
-              config.combine_limit, config.check ? 1 : 0, config.force.c_str(), config.rules.c_str(),
-              config.rules_out.c_str(), config.log_level, config.report.c_str());
+    log_rank0(LogLevel::info, "settings: %s", settings_line(config).c_str());
     return config;
 }
 

@@ -39,6 +39,15 @@ Config communicator_config(MPI_Comm comm, MPI_Info info) {
             return std::string(value);
         },
         "nbrcomb_", problems);
+    int keys = 0;
+    PMPI_Info_get_nkeys(info, &keys);
+    std::vector<std::string> hints;
+    for (int i = 0; i < keys; ++i) {
+        char key[MPI_MAX_INFO_KEY + 1];
+        if (PMPI_Info_get_nthkey(info, i, key) == MPI_SUCCESS && std::string_view(key).starts_with("nbrcomb_"))
+            hints.emplace_back(key);
+    }
+    report_unknown_settings(hints, "nbrcomb_", problems);
     int rank = 0;
     PMPI_Comm_rank(comm, &rank);
     if (rank == 0)

@@ -125,3 +125,69 @@ TEST(Config, mapping_settings_ask_to_reorder_only_when_the_library_is_on) {
     config.reorder = Reorder::off;
     EXPECT_FALSE(mapping_settings(config).reorder);
 }
+
+TEST(Config, hints_of_environment_only_settings_are_said_and_ignored) {
+    std::vector<std::string> problems;
+    const Config config = read_config(
+        Config{},
+        [](std::string_view key) -> std::optional<std::string> {
+            if (key == "log" || key == "report" || key == "rules_out") return "2";
+            return key == "theta" ? std::optional<std::string>("3") : std::nullopt;
+        },
+        "nbrcomb_", problems);
+    Config expected;
+    expected.theta = 3;
+    EXPECT_EQ(config, expected);
+    ASSERT_EQ(problems.size(), 3u);
+    EXPECT_EQ(problems[1], "nbrcomb_log is a setting of the environment only (NBRCOMB_LOG); the hint is ignored");
+}
+
+TEST(Config, names_that_are_no_setting_are_said) {
+    std::vector<std::string> problems;
+    nbrcomb::detail::report_unknown_settings({"NBRCOMB_THETA", "NBRCOMB_THETHA", "NBRCOMB_theta"}, "NBRCOMB_", problems);
+    nbrcomb::detail::report_unknown_settings({"nbrcomb_k", "nbrcomb_mdoe"}, "nbrcomb_", problems);
+    ASSERT_EQ(problems.size(), 3u);
+    EXPECT_EQ(problems[0], "NBRCOMB_THETHA is no setting of nbrcomb (README.md, Settings); ignored");
+    EXPECT_NE(problems[1].find("NBRCOMB_theta"), std::string::npos);
+    EXPECT_NE(problems[2].find("nbrcomb_mdoe"), std::string::npos);
+}
+
+// The settings line names every setting once, with its value.
+TEST(Config, settings_line_gives_every_setting) {
+    Config config;
+    config.theta = 9;
+    const std::string line = nbrcomb::detail::settings_line(config);
+    for (const auto& setting : nbrcomb::detail::settings())
+        EXPECT_NE(line.find(setting.key + "="), std::string::npos) << setting.key;
+    EXPECT_NE(line.find(" theta=9 "), std::string::npos) << line;
+    EXPECT_EQ(line.substr(0, 10), "mode=auto ");
+}
+
+// Every setting's row reads back the value its show() gives, so the settings line, the agreement
+// and the README's defaults say what the library runs with.
+TEST(Config, every_setting_reads_what_it_shows) {
+    Config changed;
+    changed.mode = NBRCOMB_MODE_PAIRS;
+    changed.lazy = 5;
+    changed.force = "allgather=native";
+    changed.rules = "a";
+    changed.rules_out = "b";
+    changed.combine_limit = 7;
+    changed.theta = 2;
+    changed.k = 3;
+    changed.max_hyperedges = 9;
+    changed.topo_aware = Locality::numa;
+    changed.node_size = 4;
+    changed.reorder = Reorder::on;
+    changed.reorder_max_edges = 11;
+    changed.check = true;
+    changed.log_level = 3;
+    changed.report = "r";
+    for (const auto& setting : nbrcomb::detail::settings()) {
+        Config config;
+        std::vector<std::string> problems;
+        ASSERT_TRUE(setting.set(setting.show(changed), "NBRCOMB_X", config, problems)) << setting.key;
+        EXPECT_EQ(setting.show(config), setting.show(changed)) << setting.key;
+        EXPECT_NE(setting.show(config), setting.show(Config{})) << setting.key << ": the test changes every setting";
+    }
+}
