@@ -2,6 +2,7 @@
 
 #include "src/progress_engine.h"
 
+#include <cstddef>
 #include <type_traits>
 
 namespace nbrcomb::detail {
@@ -66,6 +67,33 @@ nbrcomb_stats kept(const nbrcomb_stats& stats) {
     return result;
 }
 
+// How the report combines a field over processes: counters sum, times take the slowest
+// process's, modes stay the reporting process's.
+template <class T>
+constexpr bool is_counter = std::is_integral_v<T>;
+template <class T>
+constexpr bool is_seconds = std::is_floating_point_v<T>;
+
+template <class T>
+void append_counter(std::vector<unsigned long long>& values, T field) {
+    if constexpr (is_counter<T>) values.push_back(static_cast<unsigned long long>(field));
+}
+
+template <class T>
+void append_seconds(std::vector<double>& values, T field) {
+    if constexpr (is_seconds<T>) values.push_back(field);
+}
+
+// The field from the next counter or time, in the order append_counter and append_seconds gave them.
+template <class T>
+void set_value(T& field, const std::vector<unsigned long long>& counters, std::size_t& counter,
+               const std::vector<double>& seconds, std::size_t& second) {
+    if constexpr (is_counter<T>)
+        field = static_cast<T>(counters.at(counter++));
+    else if constexpr (is_seconds<T>)
+        field = seconds.at(second++);
+}
+
 // A template, so that the modes, which do not sum, need no operator +=.
 template <bool sums, class T>
 void add_field(T& sum, const T& part) {
@@ -100,6 +128,40 @@ void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part) {
 #define NBRCOMB_ADD(name, sums, reset_keeps, duplicate_keeps) add_field<sums>(sum.name, part.name);
     NBRCOMB_STATISTICS(NBRCOMB_ADD)
 #undef NBRCOMB_ADD
+}
+
+std::vector<unsigned long long> counters_of(const nbrcomb_stats& stats) {
+    std::vector<unsigned long long> values;
+#define NBRCOMB_COUNTER(name, sums, reset_keeps, duplicate_keeps) append_counter(values, stats.name);
+    NBRCOMB_STATISTICS(NBRCOMB_COUNTER)
+#undef NBRCOMB_COUNTER
+    return values;
+}
+
+std::vector<double> seconds_of(const nbrcomb_stats& stats) {
+    std::vector<double> values;
+#define NBRCOMB_SECONDS(name, sums, reset_keeps, duplicate_keeps) append_seconds(values, stats.name);
+    NBRCOMB_STATISTICS(NBRCOMB_SECONDS)
+#undef NBRCOMB_SECONDS
+    return values;
+}
+
+nbrcomb_stats with_values(nbrcomb_stats stats, const std::vector<unsigned long long>& counters,
+                          const std::vector<double>& seconds) {
+    std::size_t counter = 0, second = 0;
+#define NBRCOMB_SET(name, sums, reset_keeps, duplicate_keeps) set_value(stats.name, counters, counter, seconds, second);
+    NBRCOMB_STATISTICS(NBRCOMB_SET)
+#undef NBRCOMB_SET
+    return stats;
+}
+
+std::vector<std::size_t> field_ends() {
+    std::vector<std::size_t> ends;
+#define NBRCOMB_END(name, sums, reset_keeps, duplicate_keeps) \
+    ends.push_back(offsetof(nbrcomb_stats, name) + sizeof(nbrcomb_stats::name));
+    NBRCOMB_STATISTICS(NBRCOMB_END)
+#undef NBRCOMB_END
+    return ends;
 }
 
 nbrcomb_stats after_reset(const nbrcomb_stats& stats) { return kept<true>(stats); }

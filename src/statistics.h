@@ -1,15 +1,16 @@
-// The counters of nbrcomb_stats: each field is described once in statistics.cpp (whether it sums
-// over communicators, whether a reset keeps it, whether a duplicate starts with it), and the
-// counts of every call go through here; Phase 1, Phase 2 and reordering write theirs where they
-// measure them. Adding a statistic: its field in
-// include/nbrcomb/nbrcomb.h, its row in statistics.cpp, the count where it happens, and its line
-// in the report (src/report.cpp) if the report shows it.
+// The counters of nbrcomb_stats: each field is described once, in the registry of statistics.cpp
+// (whether it sums over communicators, whether a reset keeps it, whether a duplicate starts with
+// it; its type says how the report combines processes), and the counts of every call go through
+// here; Phase 1, Phase 2 and reordering write theirs where they measure them. Adding a statistic:
+// its field at the end of nbrcomb_stats (include/nbrcomb/nbrcomb.h), its row in the registry, the
+// count where it happens, and its line in the report (src/report.cpp) if the report shows it.
 #pragma once
 
 #include "nbrcomb/nbrcomb.h"
 
 #include <cstddef>
 #include <mutex>
+#include <vector>
 
 namespace nbrcomb::detail {
 
@@ -63,6 +64,18 @@ nbrcomb_stats after_reset(const nbrcomb_stats& stats);
 
 // What a duplicate starts with: the same, but for the decisions, which it takes afresh.
 nbrcomb_stats for_duplicate(const nbrcomb_stats& stats);
+
+// The counters (integers) of stats, in the registry's order; then the times (seconds).
+std::vector<unsigned long long> counters_of(const nbrcomb_stats& stats);
+std::vector<double> seconds_of(const nbrcomb_stats& stats);
+
+// stats with the counters and times of counters_of and seconds_of set from values (its modes kept):
+// what a reduction over processes gives back, summed counters and the slowest process's times.
+nbrcomb_stats with_values(nbrcomb_stats stats, const std::vector<unsigned long long>& counters,
+                          const std::vector<double>& seconds);
+
+// Where each field of nbrcomb_stats ends (its offset and size), in the struct's order.
+std::vector<std::size_t> field_ends();
 
 // One call the library ran: what it sent, what native MPI would have, and its rounds.
 void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeTraffic& native, std::size_t rounds);

@@ -16,27 +16,24 @@ Function* lookup(const char* name) {
 
 std::optional<LibraryStats> library_stats(MPI_Comm comm) {
     const auto version = lookup<decltype(nbrcomb_version)>("nbrcomb_version");
-    const auto comm_stats = lookup<decltype(nbrcomb_comm_stats)>("nbrcomb_comm_stats");
+    const auto comm_stats = lookup<decltype(nbrcomb_comm_stats_sized)>("nbrcomb_comm_stats_sized");
     if (version == nullptr || comm_stats == nullptr) return std::nullopt;
     LibraryStats result{version(), std::nullopt};
     nbrcomb_stats stats{};
-    if (comm_stats(comm, &stats) == MPI_SUCCESS) result.stats = stats;
+    if (comm_stats(comm, &stats, sizeof stats) == MPI_SUCCESS) result.stats = stats;
     return result;
 }
 
 const char* mode_name(nbrcomb_mode mode) {
-    switch (mode) {
-    case NBRCOMB_MODE_OFF: return "off";
-    case NBRCOMB_MODE_DIRECT: return "direct";
-    case NBRCOMB_MODE_PAIRS: return "pairs";
-    case NBRCOMB_MODE_GROUPS: return "groups";
-    case NBRCOMB_MODE_AUTO: return "auto";
-    case NBRCOMB_MODE_AGGREGATE: return "aggregate";
-    case NBRCOMB_MODE_DIMWISE: return "dimwise";
-    case NBRCOMB_MODE_FORWARD: return "forward";
-    case NBRCOMB_MODE_GLOBAL: return "global";
-    }
-    return "unknown";
+    const auto name = lookup<decltype(nbrcomb_mode_name)>("nbrcomb_mode_name");
+    const char* named = name != nullptr ? name(mode) : nullptr;
+    return named != nullptr ? named : "unknown";
+}
+
+bool library_has_mode(const std::string& name) {
+    const auto mode_of = lookup<decltype(nbrcomb_mode_from_name)>("nbrcomb_mode_from_name");
+    nbrcomb_mode mode = NBRCOMB_MODE_OFF;
+    return mode_of != nullptr && mode_of(name.c_str(), &mode) == MPI_SUCCESS;
 }
 
 std::optional<ReorderingSummary> reordering_summary(const std::optional<nbrcomb_stats>& stats, MPI_Comm comm) {

@@ -19,7 +19,11 @@ struct LibraryStats {
 // Empty when the library is not loaded.
 std::optional<LibraryStats> library_stats(MPI_Comm comm);
 
+// The loaded library's name of mode (nbrcomb_mode_name); "unknown" without the library.
 const char* mode_name(nbrcomb_mode mode);
+
+// Whether the loaded library has a mode of that name (nbrcomb_mode_from_name); false without it.
+bool library_has_mode(const std::string& name);
 
 // What the library's rank reordering did to comm, over all its processes.
 struct ReorderingSummary {

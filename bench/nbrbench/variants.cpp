@@ -1,5 +1,7 @@
 #include "nbrbench/variants.h"
 
+#include "common/library_stats.h"
+
 #include <charconv>
 #include <stdexcept>
 #include <string_view>
@@ -10,8 +12,8 @@ namespace nbrcomb::bench {
 namespace {
 
 constexpr const char* variant_forms =
-    "native, direct, pairs, auto, groups:K (K 2..16), aggregate, dimwise, forward, global, pairs, auto and "
-    "groups:K with :aware, then each but native with :reorder";
+    "native, groups:K (K 2..16), or another mode of the library (NBRCOMB_MODE), with :aware where it seeks "
+    "friends (pairs, groups:K, auto), then each but native with :reorder";
 
 [[noreturn]] void bad_variant(const std::string& text) {
     throw std::invalid_argument("variant '" + text + "' is none of " + variant_forms);
@@ -45,44 +47,33 @@ Variant parse_variant(const std::string& text) {
     }
     // Only the library reorders, and only for a communicator it manages.
     if (rest == "native" && !variant.aware && !variant.reorder) return variant;
-    const std::pair<std::string_view, nbrcomb_mode> unaware[] = {{"direct", NBRCOMB_MODE_DIRECT},
-                                                                  {"aggregate", NBRCOMB_MODE_AGGREGATE},
-                                                                  {"dimwise", NBRCOMB_MODE_DIMWISE},
-                                                                  {"forward", NBRCOMB_MODE_FORWARD},
-                                                                  {"global", NBRCOMB_MODE_GLOBAL}};
-    for (const auto& [name, mode] : unaware)
-        if (rest == name && !variant.aware) {
-            variant.mode = mode;
-            return variant;
-        }
-    if (rest == "pairs" || rest == "auto") {
-        variant.mode = rest == "pairs" ? NBRCOMB_MODE_PAIRS : NBRCOMB_MODE_AUTO;
+    const std::string_view groups_prefix = "groups:";
+    if (rest.starts_with(groups_prefix)) {
+        variant.mode = "groups";
+        variant.k = parse_group_size(rest.substr(groups_prefix.size()), text);
         return variant;
     }
-    const std::string_view groups_prefix = "groups:";
-    if (!rest.starts_with(groups_prefix)) bad_variant(text);
-    variant.mode = NBRCOMB_MODE_GROUPS;
-    variant.k = parse_group_size(rest.substr(groups_prefix.size()), text);
+    // Topology awareness restricts where friends are sought; the other modes seek none.
+    if (rest.empty() || rest == "native" || rest == "off" || rest == "groups" ||
+        (variant.aware && rest != "pairs" && rest != "auto"))
+        bad_variant(text);
+    variant.mode = rest;
     return variant;
 }
 
 MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings) {
     MPI_Info info = MPI_INFO_NULL;
     MPI_Info_create(&info);
-    switch (variant.mode) {
-    case NBRCOMB_MODE_OFF: set(info, "nbrcomb_mode", "off"); return info;
-    case NBRCOMB_MODE_DIRECT: set(info, "nbrcomb_mode", "direct"); break;
-    case NBRCOMB_MODE_PAIRS: set(info, "nbrcomb_mode", "pairs"); break;
-    case NBRCOMB_MODE_GROUPS:
-        set(info, "nbrcomb_mode", "groups");
-        set(info, "nbrcomb_k", std::to_string(variant.k));
-        break;
-    case NBRCOMB_MODE_AUTO: set(info, "nbrcomb_mode", "auto"); break;
-    case NBRCOMB_MODE_AGGREGATE: set(info, "nbrcomb_mode", "aggregate"); break;
-    case NBRCOMB_MODE_DIMWISE: set(info, "nbrcomb_mode", "dimwise"); break;
-    case NBRCOMB_MODE_GLOBAL: set(info, "nbrcomb_mode", "global"); break;
-    case NBRCOMB_MODE_FORWARD: set(info, "nbrcomb_mode", "forward"); break;
+    if (variant.is_native()) {
+        set(info, "nbrcomb_mode", "off");
+        return info;
     }
+    if (!common::library_has_mode(variant.mode)) {
+        MPI_Info_free(&info);
+        bad_variant(variant.name);
+    }
+    set(info, "nbrcomb_mode", variant.mode);
+    if (variant.k > 0) set(info, "nbrcomb_k", std::to_string(variant.k));
     set(info, "nbrcomb_reorder", variant.reorder ? "on" : "off");
     if (variant.uses_nodes()) set(info, "nbrcomb_node_size", std::to_string(settings.node_size));
     set(info, "nbrcomb_theta", std::to_string(settings.theta));

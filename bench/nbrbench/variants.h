@@ -17,15 +17,17 @@ struct Variant {
     // native, direct, pairs, auto, groups:K, aggregate; pairs, auto and groups:K may end in ":aware", then
     // any but native in ":reorder"
     std::string name;
-    nbrcomb_mode mode = NBRCOMB_MODE_OFF;
+    // The library's mode, by the name NBRCOMB_MODE takes (the library checks it: variant_hints);
+    // off for native.
+    std::string mode = "off";
     int k = 0;  // group size; 0 but for groups
     bool aware = false;
     bool reorder = false;  // the constructor gets reorder=1 and the library may renumber the ranks
-    bool is_native() const { return mode == NBRCOMB_MODE_OFF; }
+    bool is_native() const { return mode == "off"; }
     // Whether the library runs the variant on emulated nodes of LibrarySettings::node_size ranks:
     // every library variant but auto, which keeps the default settings unless topology-aware,
     // so that the figures between nodes of all variants count the same nodes.
-    bool uses_nodes() const { return aware || reorder || (mode != NBRCOMB_MODE_OFF && mode != NBRCOMB_MODE_AUTO); }
+    bool uses_nodes() const { return aware || reorder || (!is_native() && mode != "auto"); }
 };
 
 // Throws std::invalid_argument naming what is allowed.
@@ -37,7 +39,8 @@ struct LibrarySettings {
     int node_size = 2;  // ranks per emulated node (Variant::uses_nodes); 0: the real nodes
 };
 
-// New hints selecting variant; the caller frees them.
+// New hints selecting variant; the caller frees them. Throws std::invalid_argument where the
+// loaded library has no mode of the variant's name.
 MPI_Info variant_hints(const Variant& variant, const LibrarySettings& settings);
 
 }  // namespace nbrcomb::bench

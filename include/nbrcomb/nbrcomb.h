@@ -8,12 +8,14 @@
 
 #include <mpi.h>
 
+#include <stddef.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define NBRCOMB_VERSION_MAJOR 0
-#define NBRCOMB_VERSION_MINOR 2
+#define NBRCOMB_VERSION_MINOR 3
 #define NBRCOMB_VERSION_PATCH 0
 
 /* The library's version as "MAJOR.MINOR.PATCH" (of the loaded library, not of this header). */
@@ -32,7 +34,15 @@ typedef enum nbrcomb_mode {
     NBRCOMB_MODE_GLOBAL     /* a complete graph's calls as the MPI's own collective over all processes */
 } nbrcomb_mode;
 
-/* Counters of one process on one communicator, since its creation or the last reset. */
+/* The mode's name as NBRCOMB_MODE takes it ("auto", "off", "pairs", ...), or NULL for no mode. */
+const char *nbrcomb_mode_name(nbrcomb_mode mode);
+
+/* Sets *mode to the mode named name (any case, as NBRCOMB_MODE takes it). Returns MPI_SUCCESS,
+ * or MPI_ERR_ARG where name is no mode. */
+int nbrcomb_mode_from_name(const char *name, nbrcomb_mode *mode);
+
+/* Counters of one process on one communicator, since its creation or the last reset. Fields are
+ * only ever added at the end: nbrcomb_comm_stats fills as many as the caller's struct holds. */
 typedef struct nbrcomb_stats {
     nbrcomb_mode requested_mode;        /* mode asked for (environment or MPI_Info hint) */
     nbrcomb_mode mode;                  /* mode the schedules actually use */
@@ -94,9 +104,17 @@ typedef struct nbrcomb_stats {
     unsigned long long trial_calls; /* auto mode: calls run as part of a trial (either way) */
 } nbrcomb_stats;
 
-/* Fills *stats for comm. Returns MPI_SUCCESS, or MPI_ERR_COMM when the library does not
- * manage comm (not a distributed-graph communicator, or mode off). */
-int nbrcomb_comm_stats(MPI_Comm comm, nbrcomb_stats *stats);
+/* Fills the first size bytes of *stats for comm: size is the caller's sizeof(nbrcomb_stats), so
+ * that a program built with an older header gets its fields and a newer one gets zeros in the
+ * fields this library does not know. Returns MPI_SUCCESS, MPI_ERR_COMM when the library does not
+ * manage comm (not a distributed-graph communicator, or mode off), or MPI_ERR_ARG for a null stats
+ * or a size that ends inside a field. */
+int nbrcomb_comm_stats_sized(MPI_Comm comm, nbrcomb_stats *stats, size_t size);
+
+/* nbrcomb_comm_stats(comm, &stats) with the size of the header's struct. (The library also
+ * exports nbrcomb_comm_stats as a function, for programs built with version 0.2's header, which
+ * had no size: it fills 0.2's fields, up to auto_native.) */
+#define nbrcomb_comm_stats(comm, stats) nbrcomb_comm_stats_sized((comm), (stats), sizeof *(stats))
 
 /* Sets the per-call counters of comm back to zero (the modes and Phase 1 figures are kept). */
 int nbrcomb_comm_reset_stats(MPI_Comm comm);

@@ -27,12 +27,18 @@ from mpi4py import MPI
 SEED = 2017
 INT_SENTINEL = -1
 BYTE_SENTINEL = 0xEE
-MODE_NAMES = ["off", "direct", "pairs", "groups", "auto"]
+def mode_name(mode):
+    """The loaded library's name of a mode (nbrcomb_mode_name)."""
+    function = ctypes.CDLL(None).nbrcomb_mode_name
+    function.argtypes = [ctypes.c_int]
+    function.restype = ctypes.c_char_p
+    name = function(mode)
+    return name.decode() if name is not None else f"unknown ({mode})"
 
 
 class NbrcombStats(ctypes.Structure):
-    # The leading fields of nbrcomb_stats (include/nbrcomb/nbrcomb.h). The reserve makes room
-    # for the rest of the struct, which later versions extend at its end.
+    # The leading fields of nbrcomb_stats (include/nbrcomb/nbrcomb.h): nbrcomb_comm_stats_sized
+    # fills as many bytes as this struct holds.
     _fields_ = [
         ("requested_mode", ctypes.c_int),
         ("mode", ctypes.c_int),
@@ -42,15 +48,14 @@ class NbrcombStats(ctypes.Structure):
         ("native_messages", ctypes.c_ulonglong),
         ("native_bytes", ctypes.c_ulonglong),
         ("rounds", ctypes.c_ulonglong),
-        ("reserve", ctypes.c_ubyte * 1024),
     ]
 
 
 def nbrcomb_stats_function():
-    """nbrcomb_comm_stats when libnbrcomb.so is loaded into this process, else None."""
-    function = getattr(ctypes.CDLL(None), "nbrcomb_comm_stats", None)
+    """nbrcomb_comm_stats_sized when libnbrcomb.so is loaded into this process, else None."""
+    function = getattr(ctypes.CDLL(None), "nbrcomb_comm_stats_sized", None)
     if function is not None:
-        function.argtypes = [ctypes.c_void_p, ctypes.POINTER(NbrcombStats)]
+        function.argtypes = [ctypes.c_void_p, ctypes.POINTER(NbrcombStats), ctypes.c_size_t]
         function.restype = ctypes.c_int
     return function
 
@@ -269,7 +274,7 @@ class Ledger:
 
     def stats(self):
         stats = NbrcombStats()
-        if self.stats_function(comm_handle(self.comm), ctypes.byref(stats)) != MPI.SUCCESS:
+        if self.stats_function(comm_handle(self.comm), ctypes.byref(stats), ctypes.sizeof(stats)) != MPI.SUCCESS:
             return None
         return stats
 
@@ -394,8 +399,8 @@ def main():
             if stats is None:
                 setup_problems.append(f"the library does not manage the {label} communicator")
                 ledger.stats_function = None
-            elif MODE_NAMES[stats.requested_mode] != expected_mode:
-                setup_problems.append(f"{label}: the library was asked for mode {MODE_NAMES[stats.requested_mode]}, "
+            elif mode_name(stats.requested_mode) != expected_mode:
+                setup_problems.append(f"{label}: the library was asked for mode {mode_name(stats.requested_mode)}, "
                                       f"not NBRCOMB_MODE={expected_mode}")
         run = run_blocking if section == "blocking" else run_nonblocking
         run(comm, comm_rank, edges, len(destinations), ledger)

@@ -5,11 +5,11 @@
 #include <dlfcn.h>
 #include <stddef.h>
 
-typedef int comm_stats_function(MPI_Comm, nbrcomb_stats *);
+typedef int comm_stats_function(MPI_Comm, nbrcomb_stats *, size_t);
 
 long long nbrcomb_test_library_calls(MPI_Fint comm) {
-    comm_stats_function *comm_stats = (comm_stats_function *)dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats");
+    comm_stats_function *comm_stats = (comm_stats_function *)dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats_sized");
     nbrcomb_stats stats;
-    if (comm_stats == NULL || comm_stats(MPI_Comm_f2c(comm), &stats) != MPI_SUCCESS) return -1;
+    if (comm_stats == NULL || comm_stats(MPI_Comm_f2c(comm), &stats, sizeof stats) != MPI_SUCCESS) return -1;
     return (long long)stats.calls;
 }

@@ -210,7 +210,7 @@ int main(int argc, char** argv) {
     MPI_Comm_dup(MPI_COMM_WORLD, &reference_comm);
     install_handlers();
     // The same program runs with the library linked, preloaded, or not at all (nbrfuzz_native).
-    const bool library_loaded = dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats") != nullptr;
+    const bool library_loaded = dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats_sized") != nullptr;
     if (rank == 0)
         std::printf("nbrfuzz: seed %llu, cases %d..%d on %d ranks, %s\n", static_cast<unsigned long long>(options.seed),
                     options.first, options.first + options.cases - 1, size,

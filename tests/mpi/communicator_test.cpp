@@ -7,7 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include <array>
+#include <cctype>
+#include <cstddef>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -204,3 +209,75 @@ TEST(Communicator, user_message_sent_before_collectives_stays_for_the_user) {
 }
 
 }  // namespace
+
+namespace {
+
+template <class Function>
+Function* library_function(const char* name) {
+    return reinterpret_cast<Function*>(dlsym(RTLD_DEFAULT, name));
+}
+
+}  // namespace
+
+// The query fills as much of the struct as the caller says it holds: a program built with an older
+// header gets its fields, one with a newer header zeros past this library's, and a size that ends
+// inside a field is refused. The unsized symbol, for programs built with version 0.2's header,
+// fills 0.2's fields.
+TEST(Communicator, statistics_fill_the_callers_struct_size) {
+    if (!expect_library_loaded()) return;
+    const auto sized = library_function<decltype(nbrcomb_comm_stats_sized)>("nbrcomb_comm_stats_sized");
+    using Unsized = int(MPI_Comm, nbrcomb_stats*);
+    const auto unsized = library_function<Unsized>("nbrcomb_comm_stats");
+    ASSERT_NE(unsized, nullptr);
+    const Comm topology = random_topology(5);
+    nbrcomb_stats full{};
+    ASSERT_EQ(sized(topology, &full, sizeof full), MPI_SUCCESS);
+
+    const std::size_t prefix = offsetof(nbrcomb_stats, calls) + sizeof full.calls;
+    nbrcomb_stats part;
+    std::memset(&part, 0xab, sizeof part);
+    ASSERT_EQ(sized(topology, &part, prefix), MPI_SUCCESS);
+    EXPECT_EQ(std::memcmp(&part, &full, prefix), 0);
+    EXPECT_EQ(reinterpret_cast<const unsigned char*>(&part)[prefix], 0xab) << "written past the caller's size";
+    EXPECT_EQ(sized(topology, &part, prefix - 1), MPI_ERR_ARG);
+
+    struct Newer {
+        nbrcomb_stats known;
+        unsigned long long later;
+    } newer;
+    std::memset(&newer, 0xab, sizeof newer);
+    ASSERT_EQ(sized(topology, &newer.known, sizeof newer), MPI_SUCCESS);
+    EXPECT_EQ(newer.later, 0u);
+    EXPECT_EQ(newer.known.mode, full.mode);
+
+    const std::size_t old_size = offsetof(nbrcomb_stats, auto_native) + sizeof full.auto_native;
+    std::memset(&part, 0xab, sizeof part);
+    ASSERT_EQ(unsized(topology, &part), MPI_SUCCESS);
+    EXPECT_EQ(std::memcmp(&part, &full, old_size), 0);
+    EXPECT_EQ(reinterpret_cast<const unsigned char*>(&part)[old_size], 0xab);
+    EXPECT_EQ(sized(MPI_COMM_WORLD, &part, sizeof part), MPI_ERR_COMM);
+}
+
+// Every mode's name reads back as the mode, in any case; no other name is a mode.
+TEST(Communicator, mode_names_read_back) {
+    if (!expect_library_loaded()) return;
+    const auto name_of = library_function<decltype(nbrcomb_mode_name)>("nbrcomb_mode_name");
+    const auto mode_of = library_function<decltype(nbrcomb_mode_from_name)>("nbrcomb_mode_from_name");
+    ASSERT_NE(name_of, nullptr);
+    ASSERT_NE(mode_of, nullptr);
+    for (int value = NBRCOMB_MODE_OFF; value <= NBRCOMB_MODE_GLOBAL; ++value) {
+        const auto mode = static_cast<nbrcomb_mode>(value);
+        const char* name = name_of(mode);
+        ASSERT_NE(name, nullptr) << value;
+        std::string upper(name);
+        for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        nbrcomb_mode read = NBRCOMB_MODE_OFF;
+        EXPECT_EQ(mode_of(upper.c_str(), &read), MPI_SUCCESS) << name;
+        EXPECT_EQ(read, mode) << name;
+    }
+    EXPECT_EQ(name_of(static_cast<nbrcomb_mode>(NBRCOMB_MODE_GLOBAL + 1)), nullptr);
+    nbrcomb_mode read = NBRCOMB_MODE_OFF;
+    EXPECT_EQ(mode_of("fastest", &read), MPI_ERR_ARG);
+    EXPECT_EQ(mode_of(nullptr, &read), MPI_ERR_ARG);
+    EXPECT_EQ(std::string(name_of(NBRCOMB_MODE_AUTO)), "auto");
+}

@@ -351,10 +351,10 @@ std::vector<int> trust_native(const std::vector<Check>& checks) {
     return trusted;
 }
 
-using StatsFunction = decltype(&nbrcomb_comm_stats);
+using StatsFunction = decltype(&nbrcomb_comm_stats_sized);
 
 StatsFunction stats_function() {
-    static const auto function = reinterpret_cast<StatsFunction>(dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats"));
+    static const auto function = reinterpret_cast<StatsFunction>(dlsym(RTLD_DEFAULT, "nbrcomb_comm_stats_sized"));
     return function;
 }
 
@@ -610,7 +610,7 @@ bool expect_library_loaded(std::source_location where) {
 
 int comm_stats(MPI_Comm comm, nbrcomb_stats& stats) {
     const StatsFunction function = stats_function();
-    return function ? function(comm, &stats) : MPI_ERR_OTHER;
+    return function ? function(comm, &stats, sizeof stats) : MPI_ERR_OTHER;
 }
 
 }  // namespace nbrcomb::test

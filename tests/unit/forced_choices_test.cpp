@@ -1,3 +1,4 @@
+#include "schedule/algorithm_table.h"
 #include "src/forced_choices.h"
 
 #include <gtest/gtest.h>
@@ -11,15 +12,8 @@ using namespace nbrcomb::detail;
 
 namespace {
 
-// The library's algorithm table (schedule/algorithm_table.cpp), by name only: this module takes
-// the names through a callback and needs nothing else of it.
-bool known_algorithm(std::string_view name) {
-    constexpr std::array<std::string_view, 7> names{"direct", "pairs",   "groups", "aggregate",
-                                                    "dimwise", "forward", "global"};
-    for (const std::string_view known : names)
-        if (name == known) return true;
-    return false;
-}
+// The library's algorithm table, as the settings pass it.
+bool known_algorithm(std::string_view name) { return find_algorithm(name) != nullptr; }
 
 ForcedChoices parse(std::string_view text, std::vector<std::string>& problems) {
     return parse_forced_choices(text, "NBRCOMB_FORCE", known_algorithm, problems);
