@@ -1,20 +1,26 @@
-// An MPI application whose halo exchange is an MPI neighborhood collective. It is linked with MPI
-// only, so the same binary runs natively and with libnbrcomb preloaded; rank 0 prints key=value
-// lines that compare across the two runs (checksum, messages per call, latency).
+// An MPI application whose halo exchange is an MPI neighborhood collective, run twice in one
+// launch over the same graph: on a communicator a preloaded libnbrcomb manages, and on one made
+// through PMPI_, which it never sees. It is linked with MPI only, so it also runs without the
+// library (then both sides are native MPI). Rank 0 prints key=value lines: both sides' checksums,
+// messages per call and latencies, and the verdict of a rank-sum test between them.
 #include "checksum.h"
 #include "common/library_stats.h"
 #include "common/matrix_market.h"
+#include "nbrbench/method.h"
 #include "options.h"
 #include "spmv.h"
 #include "stencil.h"
+#include "stats/run_statistics.h"
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cinttypes>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -25,6 +31,8 @@ namespace halo_job {
 namespace {
 
 using namespace nbrcomb::common;
+using nbrcomb::bench::compare_runs;
+using nbrcomb::bench::Comparison;
 
 struct Input {
     Options options;
@@ -43,12 +51,6 @@ Input read_input(int argc, char** argv) {
         throw std::invalid_argument(path + " is " + std::to_string(input.matrix.rows) + " x " +
                                     std::to_string(input.matrix.cols) + ": power iteration needs a square matrix");
     return input;
-}
-
-double median(std::vector<double> values) {
-    std::ranges::sort(values);
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
 }
 
 // Messages and bytes this process sent per collective call: the library's counters when it runs
@@ -73,57 +75,116 @@ Traffic traffic(const Workload& workload, const std::optional<LibraryStats>& lib
             static_cast<double>(workload.native_bytes_per_call())};
 }
 
-void run(Workload& workload, const Options& options) {
-    const MPI_Comm comm = workload.comm();
-    int rank = 0, processes = 0;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &processes);
+// One side of the comparison: its own copy of the problem, on its own communicator of the graph.
+struct Side {
+    const char* name;  // its keys' suffix
+    std::unique_ptr<Workload> workload;
+    // Rank 0's: each run's median call, and the fastest call; a call lasts until its slowest
+    // process is done.
+    std::vector<double> run_medians{};
+    double fastest = std::numeric_limits<double>::infinity();
+};
 
-    std::vector<double> seconds(static_cast<std::size_t>(options.iterations));
-    const int calls = options.warmup + options.iterations;
-    for (int it = 0; it < calls; ++it) {
-        // Processes enter together, so a call's time is its own and not the skew of the last update.
-        MPI_Barrier(comm);
-        const double start = MPI_Wtime();
-        workload.exchange();
-        const double elapsed = MPI_Wtime() - start;
-        if (it >= options.warmup) seconds[static_cast<std::size_t>(it - options.warmup)] = elapsed;
-        workload.update();
-    }
-    // A call lasts until its slowest process is done.
-    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : seconds.data(), seconds.data(), options.iterations, MPI_DOUBLE, MPI_MAX, 0,
-               comm);
+// calls timed calls of side as nbrbench times them (after a dissemination barrier over world, the
+// local update untimed); rank 0 keeps their median, outliers dropped.
+void time_run(Side& side, int calls, MPI_Comm world) {
+    Workload& workload = *side.workload;
+    std::vector<double> seconds = nbrcomb::bench::time_repetitions(
+        0, calls, world, [&workload] { workload.exchange(); }, [&workload] { workload.update(); });
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : seconds.data(), seconds.data(), calls, MPI_DOUBLE, MPI_MAX, 0, world);
+    if (rank != 0) return;
+    side.fastest = std::min(side.fastest, *std::ranges::min_element(seconds));
+    side.run_medians.push_back(nbrcomb::bench::median(nbrcomb::bench::drop_outliers(std::move(seconds))));
+}
 
-    const std::optional<LibraryStats> library = library_stats(comm);
-    const Traffic mine = traffic(workload, library);
+// Rank 0's figures of one side; collective over world.
+struct Figures {
+    double messages = 0.0, messages_max = 0.0, bytes = 0.0;  // per call and rank
+    std::uint64_t checksum = 0;
+};
+
+Figures figures(const Side& side, const std::optional<LibraryStats>& library, MPI_Comm world) {
+    int processes = 0;
+    MPI_Comm_size(world, &processes);
+    const Traffic mine = traffic(*side.workload, library);
     const double sent[2] = {mine.messages, mine.bytes};
     double sum[2] = {0.0, 0.0};
-    double max_messages = 0.0;
-    MPI_Reduce(sent, sum, 2, MPI_DOUBLE, MPI_SUM, 0, comm);
-    MPI_Reduce(&mine.messages, &max_messages, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-    const std::uint64_t out_degree = workload.native_messages_per_call();
+    Figures result;
+    MPI_Reduce(sent, sum, 2, MPI_DOUBLE, MPI_SUM, 0, world);
+    MPI_Reduce(&mine.messages, &result.messages_max, 1, MPI_DOUBLE, MPI_MAX, 0, world);
+    result.messages = sum[0] / processes;
+    result.bytes = sum[1] / processes;
+    // In the order of the side's ranks, which are the parts' order also when they were reordered.
+    result.checksum = gathered_fnv1a(side.workload->values(), side.workload->comm(), 0);
+    return result;
+}
+
+// The library side's run medians against native's, the same test both ways: faster or slower
+// where significant and 3 % apart by run_statistics.h's thresholds, a tie otherwise.
+struct Verdict {
+    const char* name;
+    double ratio;     // library / native, of the medians of the run medians
+    double p_faster;  // one-sided: the library side's times tend to be smaller
+    double p_slower;
+};
+
+Verdict judge(const Side& native, const Side& library) {
+    const Comparison slower = compare_runs(library.run_medians, native.run_medians);
+    const Comparison faster = compare_runs(native.run_medians, library.run_medians);
+    return {faster.slower ? "faster" : slower.slower ? "slower" : "tie", slower.ratio, faster.p_slower,
+            slower.p_slower};
+}
+
+// Returns the exit status: 1 when the sides' results differ.
+int run(std::array<Side, 2>& sides, const Options& options, MPI_Comm world) {
+    int rank = 0, processes = 0;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &processes);
+    const Side& native = sides[0];
+    const Side& library = sides[1];
+
+    for (Side& side : sides)
+        nbrcomb::bench::time_repetitions(
+            options.warmup, 0, world, [&side] { side.workload->exchange(); }, [&side] { side.workload->update(); });
+    // Each side goes first in every other run, so the machine's drift and what one side leaves in
+    // the caches fall on both alike.
+    for (int r = 0; r < options.runs; ++r) {
+        const int calls = options.iterations * (r + 1) / options.runs - options.iterations * r / options.runs;
+        time_run(sides[static_cast<std::size_t>(r % 2)], calls, world);
+        time_run(sides[static_cast<std::size_t>(1 - r % 2)], calls, world);
+    }
+
+    const std::optional<LibraryStats> loaded = library_stats(library.workload->comm());
+    const std::array<Figures, 2> shown = {figures(native, library_stats(native.workload->comm()), world),
+                                          figures(library, loaded, world)};
+    const std::uint64_t out_degree = native.workload->native_messages_per_call();
     std::uint64_t edges = 0;
-    MPI_Reduce(&out_degree, &edges, 1, MPI_UINT64_T, MPI_SUM, 0, comm);
-    const auto reordering = reordering_summary(library ? library->stats : std::nullopt, comm);
+    MPI_Reduce(&out_degree, &edges, 1, MPI_UINT64_T, MPI_SUM, 0, world);
+    const auto reordering = reordering_summary(loaded ? loaded->stats : std::nullopt, library.workload->comm());
+    int differ = shown[0].checksum != shown[1].checksum ? 1 : 0;
+    MPI_Bcast(&differ, 1, MPI_INT, 0, world);
+    if (rank != 0) return differ;
 
-    // In the order of comm's ranks, which are the parts' order also when they were reordered.
-    const std::uint64_t checksum = gathered_fnv1a(workload.values(), comm, 0);
-    if (rank != 0) return;
-
-    const bool managed = library && library->stats;
-    std::printf("%s", workload.describe().c_str());
-    std::printf("ranks=%d\niterations=%d\nwarmup=%d\ncalls=%d\nedges=%" PRIu64 "\n", processes, options.iterations,
-                options.warmup, calls, edges);
-    std::printf("library=%s\n", library ? ("nbrcomb-" + library->version).c_str() : "none");
+    const bool managed = loaded && loaded->stats;
+    std::printf("%s", native.workload->describe().c_str());
+    std::printf("ranks=%d\nruns=%d\niterations=%d\nwarmup=%d\ncalls=%d\nedges=%" PRIu64 "\n", processes,
+                options.runs, options.iterations, options.warmup, options.warmup + options.iterations, edges);
+    std::printf("library=%s\n", loaded ? ("nbrcomb-" + loaded->version).c_str() : "none");
+    if (!loaded) std::fprintf(stderr, "nbrcomb_halo_job: the library is not loaded: both sides are native MPI\n");
     // Auto mode chooses per call shape: say so rather than name the pattern's mode.
-    const bool automatic = managed && library->stats->requested_mode == NBRCOMB_MODE_AUTO;
-    std::printf("library_mode=%s\n", managed ? mode_name(automatic ? NBRCOMB_MODE_AUTO : library->stats->mode)
-                                              : library ? "unmanaged" : "none");
-    std::printf("library_calls=%llu\nlibrary_native_calls=%llu\n", managed ? library->stats->calls : 0ULL,
-                managed ? library->stats->native_calls : 0ULL);
-    std::printf("messages_per_call_per_rank=%.3f\nmessages_per_call_per_rank_max=%.3f\n", sum[0] / processes,
-                max_messages);
-    std::printf("bytes_per_call_per_rank=%.1f\n", sum[1] / processes);
+    const bool automatic = managed && loaded->stats->requested_mode == NBRCOMB_MODE_AUTO;
+    std::printf("library_mode=%s\n", managed ? mode_name(automatic ? NBRCOMB_MODE_AUTO : loaded->stats->mode)
+                                              : loaded ? "unmanaged" : "none");
+    // The library side's calls on rank 0: those the library ran, and those it left to native MPI.
+    std::printf("library_calls=%llu\nlibrary_native_calls=%llu\n", managed ? loaded->stats->calls : 0ULL,
+                managed ? loaded->stats->native_calls : 0ULL);
+    for (std::size_t s = 0; s < sides.size(); ++s)
+        std::printf("messages_per_call_per_rank_%s=%.3f\nmessages_per_call_per_rank_max_%s=%.3f\n"
+                    "bytes_per_call_per_rank_%s=%.1f\n",
+                    sides[s].name, shown[s].messages, sides[s].name, shown[s].messages_max, sides[s].name,
+                    shown[s].bytes);
     std::printf("reorder=%d\n", options.reorder ? 1 : 0);
     if (reordering) {
         std::printf("reordered=%d\nedge_weight_between_nodes_before=%.0f\nedge_weight_between_nodes_after=%.0f\n",
@@ -132,9 +193,16 @@ void run(Workload& workload, const Options& options) {
                     "bytes_between_nodes_per_call_per_rank_after=%.1f\n",
                     reordering->internode_bytes_before / processes, reordering->internode_bytes_after / processes);
     }
-    std::printf("latency_median_us=%.2f\nlatency_min_us=%.2f\n", median(seconds) * 1e6,
-                *std::ranges::min_element(seconds) * 1e6);
-    std::printf("checksum=0x%016" PRIx64 "\n", checksum);
+    for (const Side& side : sides)
+        std::printf("latency_median_us_%s=%.2f\nlatency_min_us_%s=%.2f\n", side.name,
+                    nbrcomb::bench::median(side.run_medians) * 1e6, side.name, side.fastest * 1e6);
+    const Verdict verdict = judge(native, library);
+    std::printf("ratio=%.3f\np_faster=%.3g\np_slower=%.3g\nverdict=%s\n", verdict.ratio, verdict.p_faster,
+                verdict.p_slower, verdict.name);
+    for (std::size_t s = 0; s < sides.size(); ++s)
+        std::printf("checksum_%s=0x%016" PRIx64 "\n", sides[s].name, shown[s].checksum);
+    if (differ) std::fprintf(stderr, "nbrcomb_halo_job: the library side's result differs from native MPI's\n");
+    return differ;
 }
 
 int main_with_mpi(int argc, char** argv) {
@@ -161,12 +229,14 @@ int main_with_mpi(int argc, char** argv) {
         return 0;
     }
 
-    const std::unique_ptr<Workload> workload =
-        input->options.kernel == Kernel::spmv
-            ? make_spmv(input->matrix, input->matrix_name, input->options.reorder, MPI_COMM_WORLD)
-            : make_stencil(input->options.block, input->options.reorder, MPI_COMM_WORLD);
-    run(*workload, input->options);
-    return 0;
+    const Options& options = input->options;
+    const auto make = [&](Path path) {
+        return options.kernel == Kernel::spmv
+                   ? make_spmv(input->matrix, input->matrix_name, options.reorder, path, MPI_COMM_WORLD)
+                   : make_stencil(options.block, options.reorder, path, MPI_COMM_WORLD);
+    };
+    std::array<Side, 2> sides{Side{"native", make(Path::native)}, Side{"library", make(Path::library)}};
+    return run(sides, options, MPI_COMM_WORLD);
 }
 
 } // namespace

@@ -10,8 +10,9 @@ enum class Kernel { spmv, stencil };
 struct Options {
     Kernel kernel = Kernel::spmv;
     std::string matrix = "can_1054";
-    int iterations = 200;
-    int warmup = 20;
+    int iterations = 200;  // timed calls of each side, split into runs
+    int runs = 10;
+    int warmup = 20;       // untimed calls of each side before the first run
     int block = 16;
     bool reorder = false;  // reorder=1 to the topology constructor; each process takes its new rank's part
     bool help = false;

@@ -34,8 +34,9 @@ struct Neighbors {
 
 class SpmvPowerIteration final : public Workload {
 public:
-    SpmvPowerIteration(const CooMatrix& matrix, std::string name, bool reorder, MPI_Comm world)
-        : name_(std::move(name)), rows_(matrix.rows), nonzeros_(static_cast<std::int64_t>(matrix.entries.size())) {
+    SpmvPowerIteration(const CooMatrix& matrix, std::string name, bool reorder, Path path, MPI_Comm world)
+        : name_(std::move(name)), rows_(matrix.rows), nonzeros_(static_cast<std::int64_t>(matrix.entries.size())),
+          alltoallv_(path == Path::native ? PMPI_Neighbor_alltoallv : MPI_Neighbor_alltoallv) {
         if (matrix.rows != matrix.cols)
             throw std::invalid_argument(name_ + " is " + std::to_string(matrix.rows) + " x " +
                                         std::to_string(matrix.cols) + ": power iteration needs a square matrix");
@@ -47,9 +48,11 @@ public:
         // should keep on a node. An empty list's data() may be null, which MPICH reads as
         // MPI_UNWEIGHTED.
         const auto weights = [](std::vector<int>& counts) { return counts.empty() ? MPI_WEIGHTS_EMPTY : counts.data(); };
-        MPI_Dist_graph_create_adjacent(world, static_cast<int>(recv_.ranks.size()), recv_.ranks.data(),
-                                       weights(recv_.counts), static_cast<int>(send_.ranks.size()), send_.ranks.data(),
-                                       weights(send_.counts), MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
+        const auto create_adjacent =
+            path == Path::native ? PMPI_Dist_graph_create_adjacent : MPI_Dist_graph_create_adjacent;
+        create_adjacent(world, static_cast<int>(recv_.ranks.size()), recv_.ranks.data(), weights(recv_.counts),
+                        static_cast<int>(send_.ranks.size()), send_.ranks.data(), weights(send_.counts), MPI_INFO_NULL,
+                        reorder ? 1 : 0, &comm_);
         // With reorder=1 the process with new rank v plays vertex v of the graph: it takes block v.
         int new_rank = rank;
         MPI_Comm_rank(comm_, &new_rank);
@@ -63,8 +66,8 @@ public:
     MPI_Comm comm() const override { return comm_; }
 
     void exchange() override {
-        MPI_Neighbor_alltoallv(send_buffer_.data(), send_.counts.data(), send_.displs.data(), MPI_DOUBLE,
-                               x_.data() + owned_, recv_.counts.data(), recv_.displs.data(), MPI_DOUBLE, comm_);
+        alltoallv_(send_buffer_.data(), send_.counts.data(), send_.displs.data(), MPI_DOUBLE, x_.data() + owned_,
+                   recv_.counts.data(), recv_.displs.data(), MPI_DOUBLE, comm_);
     }
 
     void update() override {
@@ -160,6 +163,7 @@ private:
     std::string name_;
     std::int64_t rows_;
     std::int64_t nonzeros_;
+    decltype(&MPI_Neighbor_alltoallv) alltoallv_;
     std::size_t owned_ = 0;
     // Local rows in CSR form; columns index x_.
     std::vector<std::size_t> row_start_;
@@ -177,8 +181,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, MPI_Comm world) {
-    return std::make_unique<SpmvPowerIteration>(matrix, name, reorder, world);
+std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, Path path,
+                                    MPI_Comm world) {
+    return std::make_unique<SpmvPowerIteration>(matrix, name, reorder, path, world);
 }
 
 } // namespace halo_job

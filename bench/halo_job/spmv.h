@@ -16,6 +16,7 @@ using nbrcomb::common::MatrixEntry;
 // column pattern: q is an in-neighbor of p when p's rows have a nonzero in a column q owns.
 // With reorder the topology is created with reorder=1 and each process takes the row block of
 // its rank in the new communicator.
-std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, MPI_Comm world);
+std::unique_ptr<Workload> make_spmv(const CooMatrix& matrix, const std::string& name, bool reorder, Path path,
+                                    MPI_Comm world);
 
 } // namespace halo_job

@@ -14,7 +14,9 @@ constexpr std::array<Offset, 8> moore = {{{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {
 
 class MooreStencil final : public Workload {
 public:
-    MooreStencil(int block, bool reorder, MPI_Comm world) : b_(block), u_(cells(block)), next_(cells(block)) {
+    MooreStencil(int block, bool reorder, Path path, MPI_Comm world)
+        : b_(block), allgather_(path == Path::native ? PMPI_Neighbor_allgather : MPI_Neighbor_allgather),
+          u_(cells(block)), next_(cells(block)) {
         int rank = 0, processes = 0;
         MPI_Comm_rank(world, &rank);
         MPI_Comm_size(world, &processes);
@@ -27,9 +29,11 @@ public:
             const int x = (rank % dims_[1] + moore[k].dx + dims_[1]) % dims_[1];
             neighbors[k] = y * dims_[1] + x;
         }
-        MPI_Dist_graph_create_adjacent(world, static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED,
-                                       static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED,
-                                       MPI_INFO_NULL, reorder ? 1 : 0, &comm_);
+        const auto create_adjacent =
+            path == Path::native ? PMPI_Dist_graph_create_adjacent : MPI_Dist_graph_create_adjacent;
+        create_adjacent(world, static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED,
+                        static_cast<int>(neighbors.size()), neighbors.data(), MPI_UNWEIGHTED, MPI_INFO_NULL,
+                        reorder ? 1 : 0, &comm_);
 
         // With reorder=1 the process with new rank v plays vertex v: it takes block v of the grid.
         MPI_Comm_rank(comm_, &rank);
@@ -52,7 +56,7 @@ public:
 
     void exchange() override {
         const int count = static_cast<int>(boundary_.size());
-        MPI_Neighbor_allgather(boundary_.data(), count, MPI_DOUBLE, halo_.data(), count, MPI_DOUBLE, comm_);
+        allgather_(boundary_.data(), count, MPI_DOUBLE, halo_.data(), count, MPI_DOUBLE, comm_);
     }
 
     void update() override {
@@ -124,6 +128,7 @@ private:
     }
 
     int b_;
+    decltype(&MPI_Neighbor_allgather) allgather_;
     std::array<int, 2> dims_{};
     std::vector<double> u_;
     std::vector<double> next_;
@@ -134,8 +139,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<Workload> make_stencil(int block, bool reorder, MPI_Comm world) {
-    return std::make_unique<MooreStencil>(block, reorder, world);
+std::unique_ptr<Workload> make_stencil(int block, bool reorder, Path path, MPI_Comm world) {
+    return std::make_unique<MooreStencil>(block, reorder, path, world);
 }
 
 } // namespace halo_job

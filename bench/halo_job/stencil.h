@@ -12,6 +12,6 @@ namespace halo_job {
 // than once, or is the process itself: the graph keeps such duplicate edges and self-loops.
 // With reorder the topology is created with reorder=1 and each process takes the block of its
 // rank in the new communicator.
-std::unique_ptr<Workload> make_stencil(int block, bool reorder, MPI_Comm world);
+std::unique_ptr<Workload> make_stencil(int block, bool reorder, Path path, MPI_Comm world);
 
 } // namespace halo_job

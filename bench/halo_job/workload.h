@@ -2,6 +2,8 @@
 // neighborhood collective per iteration.
 #pragma once
 
+#include "common/neighbor_call.h"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -9,6 +11,10 @@
 #include <vector>
 
 namespace halo_job {
+
+// Where a workload's topology constructor and collective go: MPI_*, which a preloaded library
+// intercepts, or PMPI_*, native MPI's own, so the library never sees the communicator.
+using nbrcomb::calls::Path;
 
 class Workload {
 public:
