@@ -126,6 +126,8 @@ void rebalance(const ProcessGraph& graph, std::span<const int> sizes, std::vecto
 
 }  // namespace
 
+const bool partitioning_built = true;
+
 std::vector<int> partition_exact(const ProcessGraph& graph, std::span<const int> sizes) {
     const bool one_vertex_each = std::all_of(sizes.begin(), sizes.end(), [](int size) { return size == 1; });
     // Nothing to choose: one part, no edges to keep together, or every vertex alone anyway.

@@ -15,7 +15,11 @@ namespace nbrcomb::detail {
 // target weights, but balances only within a tolerance, so vertices then leave the parts it
 // overfilled, each time the one whose move loses least. Without edges the vertices fill the parts
 // in order.
-// Throws std::runtime_error when METIS fails.
+// Throws std::runtime_error when METIS fails, or in a build without METIS.
 std::vector<int> partition_exact(const ProcessGraph& graph, std::span<const int> sizes);
+
+// Whether this build partitions: METIS is optional at build time (NBRCOMB_WITH_METIS), and a
+// build without it has graph_partition_without_metis.cpp instead.
+extern const bool partitioning_built;
 
 }  // namespace nbrcomb::detail

@@ -1,41 +1,14 @@
 #include "mapping/locality.h"
 
-#include <hwloc.h>
+#include "mapping/binding.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 namespace nbrcomb::detail {
 
 namespace {
-
-// Logical indexes of the package and of the NUMA node that hold every CPU this process may run
-// on, -1 where none does (an unbound process on a multi-socket machine) or hwloc cannot tell.
-struct BoundDomains {
-    int package = -1;
-    int numa = -1;
-};
-
-int domain_holding(hwloc_topology_t topology, hwloc_const_bitmap_t cpus, hwloc_obj_type_t type) {
-    for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topology, type, nullptr); obj;
-         obj = hwloc_get_next_obj_by_type(topology, type, obj))
-        if (hwloc_bitmap_isincluded(cpus, obj->cpuset)) return static_cast<int>(obj->logical_index);
-    return -1;
-}
-
-BoundDomains bound_domains() {
-    hwloc_topology_t topology = nullptr;
-    if (hwloc_topology_init(&topology) != 0) return {};
-    BoundDomains domains;
-    hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
-    if (cpus && hwloc_topology_load(topology) == 0 && hwloc_get_cpubind(topology, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
-        domains.package = domain_holding(topology, cpus, HWLOC_OBJ_PACKAGE);
-        domains.numa = domain_holding(topology, cpus, HWLOC_OBJ_NUMANODE);
-    }
-    hwloc_bitmap_free(cpus);
-    hwloc_topology_destroy(topology);
-    return domains;
-}
 
 // This process's node, named by the lowest rank of comm on it.
 int node_of(MPI_Comm comm) {
@@ -66,12 +39,16 @@ LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
 
     int place[2] = {node_of(comm), 0};
     int unknown = 0;
+    bool without_hwloc = false;
     if (settings.locality != Locality::node) {
-        const BoundDomains bound = bound_domains();
-        place[1] = settings.locality == Locality::package ? bound.package : bound.numa;
-        unknown = place[1] < 0 ? 1 : 0;
-        PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
-        if (unknown) place[1] = 0;
+        const std::optional<BoundDomains> bound = bound_domains();
+        without_hwloc = !bound;
+        if (bound) {
+            place[1] = settings.locality == Locality::package ? bound->package : bound->numa;
+            unknown = place[1] < 0 ? 1 : 0;
+            PMPI_Allreduce(MPI_IN_PLACE, &unknown, 1, MPI_INT, MPI_MAX, comm);
+            if (unknown) place[1] = 0;
+        }
     }
     std::vector<int> places(2 * static_cast<std::size_t>(size));
     PMPI_Allgather(place, 2, MPI_INT, places.data(), 2, MPI_INT, comm);
@@ -82,13 +59,17 @@ LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     for (std::size_t r = 0; r < distinct.size(); ++r)
         (*domains)[r] = static_cast<int>(std::lower_bound(sorted.begin(), sorted.end(), distinct[r]) - sorted.begin());
-    return {.of_rank = std::move(domains), .from_machine = true, .unbound = unknown != 0, .count = sorted.size()};
+    return {.of_rank = std::move(domains),
+            .from_machine = true,
+            .without_hwloc = without_hwloc,
+            .unbound = unknown != 0,
+            .count = sorted.size()};
 }
 
 ProcessPlace this_process_place(MPI_Comm comm, int node_size) {
     int rank = 0;
     PMPI_Comm_rank(comm, &rank);
-    const BoundDomains bound = bound_domains();
+    const BoundDomains bound = bound_domains().value_or(BoundDomains{});
     return {node_size > 0 ? rank / node_size : node_of(comm), bound.package, bound.numa};
 }
 

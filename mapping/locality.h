@@ -19,20 +19,22 @@ struct LocalityDomains {
     // For the caller's log, the same on every process: whether the domains come from the machine
     // (not from emulated nodes), and then what it showed.
     bool from_machine = false;
-    bool unbound = false;   // some process is not bound inside a package or NUMA domain: nodes are used
-    std::size_t count = 0;  // distinct domains
+    bool without_hwloc = false;  // a package or NUMA domain asked of a build without hwloc: nodes are used
+    bool unbound = false;        // some process is not bound inside a package or NUMA domain: nodes are used
+    std::size_t count = 0;       // distinct domains
 };
 
 // The domains of comm's ranks at settings.locality: none (null) for Locality::agnostic; the
 // emulated node when settings.node_size emulates nodes (emulated_nodes[r] when given, as rank
 // reordering leaves them, else r / node_size); otherwise the shared-memory node
 // (MPI_Comm_split_type), refined to package or NUMA domain by hwloc when every process's binding
-// lies inside one (else the node). Collective over comm.
+// lies inside one (else the node, as in a build without hwloc). Collective over comm.
 LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
                                  std::span<const int> emulated_nodes);
 
 // Where this process runs: its node, named by the lowest rank of comm on it, or rank / node_size
-// when node_size emulates nodes; and the package and NUMA domain hwloc finds its binding inside.
+// when node_size emulates nodes; and the package and NUMA domain hwloc finds its binding inside
+// (unknown in a build without hwloc).
 // Collective over comm.
 ProcessPlace this_process_place(MPI_Comm comm, int node_size);
 

@@ -1,5 +1,6 @@
 #include "mapping/renumbering.h"
 
+#include "mapping/graph_partition.h"
 #include "mapping/locality.h"
 #include "mapping/process_graph.h"
 #include "mapping/rank_mapping.h"
@@ -81,9 +82,10 @@ std::array<int, 3> new_rank_from_root(MPI_Comm comm, int rank, int size, const O
 }  // namespace
 
 ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings, bool valid, bool weighted) {
-    enum Value { wish, validity, weights, node_size, max_edges, count };
+    enum Value { wish, validity, weights, node_size, max_edges, partitions, count };
     // Each value and its negation: one maximum gives the largest and the smallest.
-    int values[2 * count] = {settings.reorder, valid, weighted, settings.node_size, settings.reorder_max_edges};
+    int values[2 * count] = {settings.reorder, valid, weighted, settings.node_size, settings.reorder_max_edges,
+                             partitioning_built};
     for (int i = 0; i < count; ++i) values[count + i] = -values[i];
     PMPI_Allreduce(MPI_IN_PLACE, values, 2 * count, MPI_INT, MPI_MAX, comm);
     const auto smallest = [&](Value v) { return -values[count + v]; };
@@ -91,6 +93,7 @@ ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings
 
     if (smallest(validity) == 0) return ReorderAgreement::invalid;
     if (values[wish] == 0) return ReorderAgreement::not_asked;
+    if (smallest(partitions) == 0) return ReorderAgreement::without_metis;
     if (!same(wish) || !same(weights) || !same(node_size) || !same(max_edges)) return ReorderAgreement::disagree;
     return ReorderAgreement::agreed;
 }

@@ -46,13 +46,15 @@ struct Renumbering {
 enum class ReorderAgreement {
     agreed,
     invalid,    // some process gave invalid arguments, which the native constructor reports
-    not_asked,  // no process asks to reorder
-    disagree,   // the processes differ in asking, weights, node_size or reorder_max_edges
+    not_asked,      // no process asks to reorder
+    without_metis,  // some process asks, but some process's library was built without METIS
+    disagree,       // the processes differ in asking, weights, node_size or reorder_max_edges
 };
 
 // Collective over comm (the constructor's comm_old): agreed when every process asks to reorder
-// (settings.reorder) with valid arguments, all or none give weights, and node_size and
-// reorder_max_edges are the same everywhere. The same answer on every process.
+// (settings.reorder) with valid arguments and a library that partitions (graph_partition.h), all
+// or none give weights, and node_size and reorder_max_edges are the same everywhere. The same
+// answer on every process.
 ReorderAgreement agree_to_reorder(MPI_Comm comm, const MappingSettings& settings, bool valid, bool weighted);
 
 // Collective over comm, once the processes agreed. A graph of more than reorder_max_edges edges

@@ -8,6 +8,12 @@ namespace nbrcomb::detail {
 
 void log_locality(Locality level, const LocalityDomains& domains) {
     if (!domains.from_machine) return;
+    if (domains.without_hwloc) {
+        static std::atomic<bool> said{false};
+        if (!said.exchange(true))
+            log_rank0(LogLevel::warning, "topo_aware=%s: this libnbrcomb was built without hwloc; using nodes",
+                      locality_name(level));
+    }
     if (domains.unbound)
         log_rank0(LogLevel::info, "topo_aware=%s: some process is not bound inside one; using nodes",
                   locality_name(level));
@@ -24,6 +30,10 @@ void log_agreement(MPI_Comm comm, ReorderAgreement agreement) {
         if (!said.exchange(true))
             log(LogLevel::info, "reorder=1: ranks keep their order; NBRCOMB_REORDER=on or the hint "
                                 "nbrcomb_reorder=on lets the library choose them");
+    } else if (agreement == ReorderAgreement::without_metis) {
+        static std::atomic<bool> said{false};
+        if (!said.exchange(true))
+            log(LogLevel::warning, "reorder=1: this libnbrcomb was built without METIS; ranks keep their order");
     } else if (agreement == ReorderAgreement::disagree) {
         log(LogLevel::warning, "reorder=1: processes disagree on nbrcomb_reorder, nbrcomb_node_size, "
                                "nbrcomb_reorder_max_edges or on giving weights; ranks keep their order");

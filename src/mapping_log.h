@@ -10,12 +10,13 @@
 
 namespace nbrcomb::detail {
 
-// On rank 0 of MPI_COMM_WORLD: the domains of level found on the machine, and whether some
-// process was not bound inside one.
+// On rank 0 of MPI_COMM_WORLD: the domains of level found on the machine, whether some process
+// was not bound inside one, and once per process that a build without hwloc used nodes.
 void log_locality(Locality level, const LocalityDomains& domains);
 
 // On rank 0 of comm, the constructor's comm_old: why reorder=1 keeps the ranks, when the
-// processes disagree, and once per process when none asks to reorder.
+// processes disagree, and once per process when none asks to reorder or the library was built
+// without METIS.
 void log_agreement(MPI_Comm comm, ReorderAgreement agreement);
 
 // On rank 0 of comm_old: a graph too large to gather, or how mapping it went.

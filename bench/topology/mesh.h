@@ -31,6 +31,10 @@ SparsePattern random_geometric_mesh(int cells, std::uint64_t seed);
 // may exceed the rows, leaving some empty.
 std::vector<int> partition_rows(const SparsePattern& pattern, int parts);
 
+// Whether this build partitions meshes: METIS is optional at build time (NBRCOMB_WITH_METIS), and
+// a build without it has mesh_partition_without_metis.cpp, whose partition_rows throws.
+extern const bool mesh_partitioning_built;
+
 // One level of a multigrid hierarchy: its matrix's pattern and the process that owns each row.
 struct MultigridLevel {
     SparsePattern matrix;

@@ -85,6 +85,9 @@ TopologySpec parse_topology(const std::string& text) {
         return spec;
     }
     if (kind == "mesh" || kind == "amg") {
+        if (!mesh_partitioning_built)
+            throw std::invalid_argument("topology '" + text +
+                                        "': meshes are partitioned with METIS, which this build lacks");
         const std::size_t seed_field = kind == "mesh" ? 2 : 3;
         if (fields.size() != seed_field && fields.size() != seed_field + 1)
             throw std::invalid_argument("topology '" + text + "': expected " +
