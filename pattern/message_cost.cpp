@@ -1,6 +1,8 @@
 #include "pattern/message_cost.h"
 
+#include <algorithm>
 #include <map>
+#include <set>
 
 namespace nbrcomb::detail {
 
@@ -14,7 +16,8 @@ public:
 
     // A message of blocks blocks.
     void send(int round, int peer, std::size_t blocks = 1) {
-        add(round, peer, blocks, overheads_.send_local, overheads_.send_remote);
+        if (add(round, peer, blocks, overheads_.send_local, overheads_.send_remote))
+            costs_.node_blocks[static_cast<std::size_t>(round)] += static_cast<double>(blocks);
     }
     void receive(int round, int peer, std::size_t blocks = 1) {
         add(round, peer, blocks, overheads_.receive_local, overheads_.receive_remote);
@@ -26,12 +29,14 @@ public:
     const RoundCosts& costs() const { return costs_; }
 
 private:
-    void add(int round, int peer, std::size_t blocks, double local, double remote) {
+    // Whether the message crosses nodes.
+    bool add(int round, int peer, std::size_t blocks, double local, double remote) {
         const auto r = static_cast<std::size_t>(round);
         const bool crosses = node_of_[static_cast<std::size_t>(peer)] != node_;
         costs_.overhead[r] += crosses ? remote : local;
         (crosses ? costs_.remote_blocks : costs_.local_blocks)[r] += static_cast<double>(blocks);
         if (crosses) costs_.remote[r] = 1;
+        return crosses;
     }
 
     const std::vector<int>& node_of_;
@@ -123,6 +128,21 @@ RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_o
     return tally.costs();
 }
 
+void add_process(RoundCosts& busiest, const RoundCosts& process) {
+    for (std::size_t r = 0; r < RoundCosts::rounds; ++r) {
+        busiest.overhead[r] = std::max(busiest.overhead[r], process.overhead[r]);
+        busiest.remote[r] = std::max(busiest.remote[r], process.remote[r]);
+        busiest.local_blocks[r] = std::max(busiest.local_blocks[r], process.local_blocks[r]);
+        busiest.remote_blocks[r] = std::max(busiest.remote_blocks[r], process.remote_blocks[r]);
+        busiest.node_blocks[r] += process.node_blocks[r];
+    }
+}
+
+void per_node(RoundCosts& busiest, const std::vector<int>& node_of) {
+    const auto nodes = std::set<int>(node_of.begin(), node_of.end()).size();
+    for (double& blocks : busiest.node_blocks) blocks /= static_cast<double>(std::max<std::size_t>(nodes, 1));
+}
+
 double estimated_time(const RoundCosts& busiest, std::size_t block_bytes, const MessageOverheads& overheads) {
     const auto bytes = static_cast<double>(block_bytes);
     double time = 0;
@@ -130,7 +150,8 @@ double estimated_time(const RoundCosts& busiest, std::size_t block_bytes, const 
         if (busiest.overhead[r] > 0)
             time += busiest.overhead[r] + (busiest.remote[r] > 0 ? overheads.wire_remote : overheads.wire_local) +
                     bytes * (busiest.local_blocks[r] * overheads.byte_local +
-                             busiest.remote_blocks[r] * overheads.byte_remote);
+                             std::max(busiest.remote_blocks[r] * overheads.byte_remote,
+                                      busiest.node_blocks[r] * overheads.byte_link));
     return time;
 }
 

@@ -14,20 +14,24 @@ namespace nbrcomb::detail {
 
 // LogGP-style: every message costs the sender and the receiver a software overhead, more between
 // nodes than within one; a message whose size the receiver cannot know costs it a probe too; each
-// round then takes one wire latency; and every byte a process sends or receives costs it time,
-// more between nodes, where a node's processes share one network link. Microseconds for small
-// messages, from the calibrated Stampede model of bench/smpi/README.md (SimGrid's
-// platform-calibration data); the per-byte costs are fitted in bench/results/RESULTS.md.
+// round then takes one wire latency; every byte a process sends or receives costs it time, more
+// between nodes; and the bytes a node sends to others pass its one network link, which all its
+// processes share, so a round lasts at least as long as that link takes to carry them. Microseconds,
+// from the calibrated Stampede model of bench/smpi/README.md (SimGrid's platform-calibration data):
+// byte_link is its network link's rate, the per-process byte costs are fitted in
+// bench/results/RESULTS.md (multi-hop section).
 struct MessageOverheads {
     double send_local = 0.21, receive_local = 0.04, wire_local = 0.04;
     double send_remote = 0.47, receive_remote = 0.35, wire_remote = 0.35;
     double probe = 0.24;
-    double byte_local = 0.0004, byte_remote = 0.0015;
+    double byte_local = 0.00005, byte_remote = 0.0001;
+    double byte_link = 1 / 6011.83;  // 6.01 GB/s
 };
 
 // One process's part of the estimate, per schedule round: its overheads, 1 where a message of
-// the round crosses nodes, and the blocks it sends and receives within its node and between
-// nodes. Rounds are those of the schedules (combining: friend packets and direct edges, combined
+// the round crosses nodes, the blocks it sends and receives within its node and between nodes,
+// and the blocks it sends to other nodes (node_blocks: a node's processes' add up on its link).
+// Rounds are those of the schedules (combining: friend packets and direct edges, combined
 // messages; aggregation: packets to agents and edges within the node, messages between nodes,
 // deliveries; a grid: one round per dimension).
 struct RoundCosts {
@@ -36,7 +40,14 @@ struct RoundCosts {
     std::array<double, rounds> remote{};
     std::array<double, rounds> local_blocks{};
     std::array<double, rounds> remote_blocks{};
+    std::array<double, rounds> node_blocks{};
 };
+
+// The costs of a call for the estimate: per round the busiest process's overheads and blocks, and
+// the blocks an average node sends to others. Folded from every process's round costs:
+// add_process for each, then per_node once (node_of: every process's node).
+void add_process(RoundCosts& busiest, const RoundCosts& process);
+void per_node(RoundCosts& busiest, const std::vector<int>& node_of);
 
 // same_send_block: the blocks of a call are allgather's, one per process, which a message that
 // carries several of one source's edges holds once.
@@ -53,9 +64,9 @@ RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, cons
 // processes' (alltoall, Bruck's).
 RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block);
 
-// The estimated time of a call of blocks of block_bytes from the elementwise maximum of every
-// process's round costs: per round the busiest process's overheads, its blocks' bytes and a wire
-// latency, summed over the rounds used.
+// The estimated time of a call of blocks of block_bytes from the costs folded above: per round the
+// busiest process's overheads, a wire latency and the longer of its blocks' bytes and the node
+// link's, summed over the rounds used.
 double estimated_time(const RoundCosts& busiest, std::size_t block_bytes = 0, const MessageOverheads& overheads = {});
 
 }  // namespace nbrcomb::detail

@@ -131,21 +131,29 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
-// The elementwise maximum over the communicator's processes of each plan's round costs.
-// Collective.
-std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, MPI_Comm comm) {
+// Each plan's round costs folded over the communicator's processes (message_cost.h): the maximum
+// of the process's fields, the sum of the node's. Collective.
+std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, const std::vector<int>& node_of,
+                                      MPI_Comm comm) {
     using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
-    const Field fields[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
-                            &RoundCosts::remote_blocks};
-    std::vector<double> values;
-    for (const RoundCosts& costs : mine)
-        for (const auto field : fields) values.insert(values.end(), (costs.*field).begin(), (costs.*field).end());
-    allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
+    const Field maximal[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
+                             &RoundCosts::remote_blocks};
+    std::vector<double> maxima, sums;
+    for (const RoundCosts& costs : mine) {
+        for (const auto field : maximal) maxima.insert(maxima.end(), (costs.*field).begin(), (costs.*field).end());
+        sums.insert(sums.end(), costs.node_blocks.begin(), costs.node_blocks.end());
+    }
+    allreduce_progressing(maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX, comm);
+    allreduce_progressing(sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, comm);
     std::vector<RoundCosts> busiest(mine.size());
-    auto value = values.begin();
-    for (RoundCosts& costs : busiest)
-        for (const auto field : fields)
-            for (double& entry : costs.*field) entry = *value++;
+    auto maximum = maxima.begin();
+    auto sum = sums.begin();
+    for (RoundCosts& costs : busiest) {
+        for (const auto field : maximal)
+            for (double& entry : costs.*field) entry = *maximum++;
+        for (double& entry : costs.node_blocks) entry = *sum++;
+        per_node(costs, node_of);
+    }
     return busiest;
 }
 
@@ -158,7 +166,7 @@ void estimate_candidates(const TopoState& state, Topology& topology) {
     for (const bool one_per_process : {true, false})
         for (const Topology::Candidate& candidate : topology.candidates)
             mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, one_per_process));
-    const std::vector<RoundCosts> busiest = busiest_costs(mine, state.agreement_comm());
+    const std::vector<RoundCosts> busiest = busiest_costs(mine, *topology.node_of, state.agreement_comm());
     const std::size_t count = topology.candidates.size();
     std::vector<std::size_t> order(count);
     std::iota(order.begin(), order.end(), std::size_t{0});

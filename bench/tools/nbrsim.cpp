@@ -111,16 +111,12 @@ struct Summary {
 
 using Plans = std::vector<std::shared_ptr<const Plan>>;
 
-// The elementwise maximum of every process's round costs.
+// Every process's round costs folded as auto mode folds them.
 RoundCosts busiest(const Graphs& graphs, const Plans& plans, const std::vector<int>& node_of, bool same_send_block) {
     RoundCosts most;
-    using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
-    for (std::size_t r = 0; r < graphs.size(); ++r) {
-        const RoundCosts costs = plans[r]->round_costs(graphs[r], node_of, same_send_block);
-        for (const Field field : {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
-                                  &RoundCosts::remote_blocks})
-            for (int k = 0; k < RoundCosts::rounds; ++k) (most.*field)[k] = std::max((most.*field)[k], (costs.*field)[k]);
-    }
+    for (std::size_t r = 0; r < graphs.size(); ++r)
+        add_process(most, plans[r]->round_costs(graphs[r], node_of, same_send_block));
+    per_node(most, node_of);
     return most;
 }
 

@@ -24,17 +24,12 @@ Estimates estimate(const std::string& topology, int processes) {
     const auto pairs = simulate_patterns(graphs, {});
     const auto aggregation = simulate_aggregation(graphs, nodes);
     RoundCosts busiest[3];
-    const auto take_max = [](RoundCosts& into, const RoundCosts& costs) {
-        for (std::size_t r = 0; r < RoundCosts::rounds; ++r) {
-            into.overhead[r] = std::max(into.overhead[r], costs.overhead[r]);
-            into.remote[r] = std::max(into.remote[r], costs.remote[r]);
-        }
-    };
     for (std::size_t r = 0; r < graphs.size(); ++r) {
-        take_max(busiest[0], round_costs(graphs[r], direct_pattern(graphs[r]), nodes, true));
-        take_max(busiest[1], round_costs(graphs[r], pairs[r], nodes, true));
-        take_max(busiest[2], round_costs(graphs[r], aggregation[r], nodes, true));
+        add_process(busiest[0], round_costs(graphs[r], direct_pattern(graphs[r]), nodes, true));
+        add_process(busiest[1], round_costs(graphs[r], pairs[r], nodes, true));
+        add_process(busiest[2], round_costs(graphs[r], aggregation[r], nodes, true));
     }
+    for (RoundCosts& costs : busiest) per_node(costs, nodes);
     return {estimated_time(busiest[0]), estimated_time(busiest[1]), estimated_time(busiest[2])};
 }
 
