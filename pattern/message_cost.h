@@ -18,13 +18,14 @@ namespace nbrcomb::detail {
 // between nodes; and the bytes a node sends to others pass its one network link, which all its
 // processes share, so a round lasts at least as long as that link takes to carry them. Microseconds,
 // from the calibrated Stampede model of bench/smpi/README.md (SimGrid's platform-calibration data):
-// byte_link is its network link's rate, the per-process byte costs are fitted in
-// bench/results/RESULTS.md (multi-hop section).
+// byte_link is its network link's rate; a process's byte costs, its per-byte send and receive
+// overheads and wire time, come to about 0.0001 per block byte it sends or receives, within a node
+// and between nodes. Checked against the simulations in bench/results/RESULTS.md (multi-hop section).
 struct MessageOverheads {
     double send_local = 0.21, receive_local = 0.04, wire_local = 0.04;
     double send_remote = 0.47, receive_remote = 0.35, wire_remote = 0.35;
     double probe = 0.24;
-    double byte_local = 0.00005, byte_remote = 0.0001;
+    double byte_local = 0.0001, byte_remote = 0.0001;
     double byte_link = 1 / 6011.83;  // 6.01 GB/s
 };
 

@@ -428,7 +428,7 @@ python3 bench/results/results_tables.py --conditions "$conditions" --commands "$
 if [[ -s bench/smpi/study-runs.txt ]]; then
   python3 bench/results/when_it_pays.py --manifest bench/smpi/study-runs.txt \
     --csv applications=bench/smpi/applications.csv scale4096=bench/smpi/scale4096.csv \
-    --model "$sim_multihop" --output "$results_md"
+    --model "$sim_multihop" --measured bench/smpi/multihop.csv --output "$results_md"
 fi
 echo "run-results.sh: wrote $results_md; CSVs and figures in $out; $(( $(date +%s) - script_start )) s" >&2
 if [[ ${#failures[@]} -gt 0 ]]; then

@@ -5,7 +5,8 @@ its ratio to direct and auto's, then the 4096-process figures beside seed 000's,
 beside seed 002's, the multigrid levels beside MPI Advance's, the kernels' iteration times with the
 local product added at a stated rate, and the runs that made them.
 
-    when_it_pays.py --manifest bench/smpi/study-runs.txt --csv NAME=PATH... [--model CSV] --output RESULTS.md
+    when_it_pays.py --manifest bench/smpi/study-runs.txt --csv NAME=PATH... [--model CSV [--measured CSV]]
+                    --output RESULTS.md
 
 The manifest's first line is "commit|SHA", the commit the simulations ran at; each further line one
 batch of them, "MODE|REGEX|START|END|CSV[|SHA]", with the commit of a batch run at another. A batch run
@@ -16,7 +17,7 @@ import csv
 import os
 from collections import defaultdict
 
-from results_tables import replace_section
+from results_tables import model_accuracy, read_csv, replace_section
 
 HEADING = "## When it pays"
 NEXT_HEADING = "## Summary"
@@ -172,10 +173,22 @@ def read_model(path):
     """nbrsim's CSV, one header per mode it ran."""
     with open(path) as f:
         lines = [line for i, line in enumerate(f) if i == 0 or not line.startswith("topology,")]
-    return [row for row in csv.DictReader(lines) if row["processes"] == "4096" and row["mode"] != "direct"]
+    return list(csv.DictReader(lines))
 
 
-def section(rows, commit, csv_names, model):
+def accuracy_sentence(model, measured):
+    """How far the model is from the multi-hop study's simulations, where both exist."""
+    _, errors, _ = model_accuracy(measured, model)
+    if not errors["4"] or not errors["1024"]:
+        return ""
+    median = {b: 100 * e[len(e) // 2] for b, e in errors.items()}
+    most = {b: 100 * e[-1] for b, e in errors.items()}
+    return (f" Against the simulations of the multi-hop section below (256 and 1024 processes) it is off by "
+            f"{median['4']:.0f} % at 4 B and {median['1024']:.0f} % at 1 KiB at the median (at most "
+            f"{most['4']:.0f} % and {most['1024']:.0f} %).")
+
+
+def section(rows, commit, csv_names, model, measured):
     shapes = by_shape(rows)
     invalid = sum(1 for r in rows if r["valid"] != "1")
     out = [HEADING + "\n",
@@ -229,20 +242,19 @@ def section(rows, commit, csv_names, model):
                    f"{parts}.")
     out.append("")
 
-    if model:
+    scale = [r for r in model if r["processes"] == "4096" and r["mode"] != "direct"]
+    if scale:
         out.append("")
         out.append("Every variant at 4096 processes by nbrsim's cost model (`pattern/message_cost.h`, the same "
                    "Stampede pieces; `nbrsim --processes 4096 --node-size 16 --mode M`), which prices the "
                    "messages and bytes each process sends and forwards but not their contention: its ratio to "
-                   "direct for an allgather of 4 B and 1 KiB blocks and an alltoall of 1 KiB. Against the "
-                   "simulations of the multi-hop section below (256 and 1024 processes) it is off by 6 % at 4 B "
-                   "and 23 % at 1 KiB at the median (at most 25 % and 463 %), so it ranks the 4 B cases and only "
-                   "sketches the 1 KiB ones. Where a simulation "
-                   "measured the same case at 4096, both are given:\n")
+                   "direct for an allgather of 4 B and 1 KiB blocks and an alltoall of 1 KiB." +
+                   accuracy_sentence(model, measured) + " Where a simulation measured the same case at 4096, "
+                   "both are given:\n")
         out.append("| topology | algorithm | messages per call (direct's) | allgather 4 B | allgather 1 KiB | "
                    "alltoall 1 KiB | simulated, allgather 4 B |")
         out.append("|---|---|---|---:|---:|---:|---:|")
-        for row in sorted(model, key=lambda r: (r["topology"], float(r["estimated_ratio_4B"]))):
+        for row in sorted(scale, key=lambda r: (r["topology"], float(r["estimated_ratio_4B"]))):
             simulated = shapes.get((row["topology"], 4096, "allgather", 4), {}).get(row["mode"])
             simulated_text = f"{float(simulated['ratio_to_direct']):.3f}" if simulated else "—"
             out.append(f"| `{row['topology']}` | `{row['mode']}` | {float(row['msgs_avg']):.1f} "
@@ -305,12 +317,14 @@ def main():
     parser.add_argument("--csv", nargs="+", required=True, help="NAME=PATH of run.sh's CSVs")
     parser.add_argument("--manifest", required=True, help="commit|SHA, then MODE|REGEX|START|END|CSV per batch")
     parser.add_argument("--model", help="nbrsim's CSV of every mode on nodes of 16 (its rows at 4096 processes)")
+    parser.add_argument("--measured", help="run.sh --multihop's CSV, against which the model's accuracy is given")
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
     paths = [tuple(item.split("=", 1)) for item in args.csv]
     commit, batches = read_manifest(args.manifest)
     replace_section(args.output, HEADING, section(read_rows(paths), commit, [os.path.basename(p) for _, p in paths],
-                                                read_model(args.model) if args.model else []),
+                                                read_model(args.model) if args.model else [],
+                                                read_csv(args.measured) if args.measured else []),
                     NEXT_HEADING)
     # The appendix closes the file.
     text = open(args.output).read()

@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 
 using namespace nbrcomb::detail;
@@ -17,7 +16,7 @@ struct Estimates {
     double direct, pairs, aggregation;
 };
 
-Estimates estimate(const std::string& topology, int processes) {
+Estimates estimate(const std::string& topology, int processes, std::size_t block_bytes = 0) {
     const auto graphs = nbrcomb::topology::generate(nbrcomb::topology::parse_topology(topology), processes);
     std::vector<int> nodes;
     for (int r = 0; r < processes; ++r) nodes.push_back(r / 16);
@@ -30,7 +29,8 @@ Estimates estimate(const std::string& topology, int processes) {
         add_process(busiest[2], round_costs(graphs[r], aggregation[r], nodes, true));
     }
     for (RoundCosts& costs : busiest) per_node(costs, nodes);
-    return {estimated_time(busiest[0]), estimated_time(busiest[1]), estimated_time(busiest[2])};
+    return {estimated_time(busiest[0], block_bytes), estimated_time(busiest[1], block_bytes),
+            estimated_time(busiest[2], block_bytes)};
 }
 
 }  // namespace
@@ -46,6 +46,15 @@ TEST(MessageCost, picks_the_candidate_the_simulated_cluster_found_faster) {
     const Estimates random = estimate("er:0.2", 256);
     EXPECT_LT(random.aggregation, random.pairs);
     EXPECT_LT(random.pairs, random.direct);
+}
+
+// With 1 KiB blocks on Moore (2,2) at 256 processes the simulated cluster measures aggregation at
+// 0.37 of direct: its agents carry many processes' blocks, but the node's one network link carries
+// no more of them than with one message per edge. Charged per process, as if each agent had a
+// sixteenth of the link, it came out at 1.60.
+TEST(MessageCost, a_nodes_blocks_share_its_network_link) {
+    const Estimates moore = estimate("moore:2:2", 256, 1024);
+    EXPECT_LT(moore.aggregation, 0.7 * moore.direct);
 }
 
 // One process alone: nothing crosses nodes and nothing is sent.
