@@ -34,10 +34,10 @@ suite() {
   echo "== $dir: failed after $((SECONDS - start)) s"
   failed+=("$dir")
 }
-# The sanitized and the MPICH suites are built without debug information, which takes a third
-# of the compile time; a failure there is reproduced in a build of one's own.
+# Every suite is built without debug information, which takes a third of the compile time; a
+# failure is reproduced in a build of one's own.
 no_debug_info=(-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG")
-suite build
+suite build "${no_debug_info[@]}"
 # Sanitized runs of many ranks take minutes each on 2 cores: the sanitized suite runs up to 4
 # ranks, where the tests already form pairs, groups of 4 and nodes of 2 (build/ runs 8 and 16).
 # The PatternScale unit tests simulate thousands of processes in one; the smaller unit tests run
