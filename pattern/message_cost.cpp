@@ -138,9 +138,15 @@ void add_process(RoundCosts& busiest, const RoundCosts& process) {
     }
 }
 
-void per_node(RoundCosts& busiest, const std::vector<int>& node_of) {
-    const auto nodes = std::set<int>(node_of.begin(), node_of.end()).size();
-    for (double& blocks : busiest.node_blocks) blocks /= static_cast<double>(std::max<std::size_t>(nodes, 1));
+void per_node(RoundCosts& busiest, int nodes) {
+    for (double& blocks : busiest.node_blocks) blocks /= std::max(nodes, 1);
+}
+
+int node_count(const std::vector<int>& node_of) {
+    std::set<int> nodes;
+    for (const int node : node_of)
+        if (node >= 0) nodes.insert(node);
+    return static_cast<int>(nodes.size());
 }
 
 double estimated_time(const RoundCosts& busiest, std::size_t block_bytes, const MessageOverheads& overheads) {

@@ -46,9 +46,11 @@ struct RoundCosts {
 
 // The costs of a call for the estimate: per round the busiest process's overheads and blocks, and
 // the blocks an average node sends to others. Folded from every process's round costs:
-// add_process for each, then per_node once (node_of: every process's node).
+// add_process for each, then per_node once with node_count's nodes.
 void add_process(RoundCosts& busiest, const RoundCosts& process);
-void per_node(RoundCosts& busiest, const std::vector<int>& node_of);
+void per_node(RoundCosts& busiest, int nodes);
+// The nodes of node_of (every process's node; -1 for a process off every node, one without edges).
+int node_count(const std::vector<int>& node_of);
 
 // same_send_block: the blocks of a call are allgather's, one per process, which a message that
 // carries several of one source's edges holds once.

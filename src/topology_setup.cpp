@@ -148,17 +148,18 @@ std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, const
     std::vector<RoundCosts> busiest(mine.size());
     auto maximum = maxima.begin();
     auto sum = sums.begin();
+    const int nodes = node_count(node_of);
     for (RoundCosts& costs : busiest) {
         for (const auto field : maximal)
             for (double& entry : costs.*field) entry = *maximum++;
         for (double& entry : costs.node_blocks) entry = *sum++;
-        per_node(costs, node_of);
+        per_node(costs, nodes);
     }
     return busiest;
 }
 
-// Auto mode: the busiest process's round costs of every candidate for calls of allgather's blocks
-// and of alltoall's, from which each call shape's estimate picks the contenders of its trial
+// Auto mode: every candidate's round costs folded over the processes (the busiest process's, and
+// the blocks an average node sends to others) for calls of allgather's blocks and of alltoall's, from which each call shape's estimate picks the contenders of its trial
 // (decision_tiers.h); the candidates in the order of their estimate for small allgather blocks,
 // the first of the table among equals, the first of which the report names. Collective.
 void estimate_candidates(const TopoState& state, Topology& topology) {

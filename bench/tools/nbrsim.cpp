@@ -116,7 +116,7 @@ RoundCosts busiest(const Graphs& graphs, const Plans& plans, const std::vector<i
     RoundCosts most;
     for (std::size_t r = 0; r < graphs.size(); ++r)
         add_process(most, plans[r]->round_costs(graphs[r], node_of, same_send_block));
-    per_node(most, node_of);
+    per_node(most, node_count(node_of));
     return most;
 }
 

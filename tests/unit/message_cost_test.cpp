@@ -28,7 +28,7 @@ Estimates estimate(const std::string& topology, int processes, std::size_t block
         add_process(busiest[1], round_costs(graphs[r], pairs[r], nodes, true));
         add_process(busiest[2], round_costs(graphs[r], aggregation[r], nodes, true));
     }
-    for (RoundCosts& costs : busiest) per_node(costs, nodes);
+    for (RoundCosts& costs : busiest) per_node(costs, node_count(nodes));
     return {estimated_time(busiest[0], block_bytes), estimated_time(busiest[1], block_bytes),
             estimated_time(busiest[2], block_bytes)};
 }
@@ -55,6 +55,15 @@ TEST(MessageCost, picks_the_candidate_the_simulated_cluster_found_faster) {
 TEST(MessageCost, a_nodes_blocks_share_its_network_link) {
     const Estimates moore = estimate("moore:2:2", 256, 1024);
     EXPECT_LT(moore.aggregation, 0.7 * moore.direct);
+}
+
+// A process without edges is off every node (-1): it adds no node to share the blocks among.
+TEST(MessageCost, processes_off_every_node_are_no_node) {
+    EXPECT_EQ(node_count({0, 0, 1, 1, -1}), 2);
+    RoundCosts costs;
+    costs.node_blocks[0] = 8;
+    per_node(costs, node_count({0, 0, 1, 1, -1}));
+    EXPECT_EQ(costs.node_blocks[0], 4);
 }
 
 // One process alone: nothing crosses nodes and nothing is sent.
