@@ -216,16 +216,19 @@ def section(rows, commit, csv_names, model, measured):
                        f"{best:.3f}: {verdict}{above}; it ran like {ran}.")
         if any(auto > best * 1.05 for _, auto, best, _ in verdicts):
             out.append("")
-            out.append("Why not, on the mesh and its first level: auto's estimate (`pattern/message_cost.h`) prices "
-                       "the alltoallv shape at the busiest process's mean block (about 300 B per edge here), where "
-                       "it charges node aggregation's agents every block they gather and forward: about 1.7× direct there "
-                       "(`nbrsim --topology mesh:1000000 --processes 256 --node-size 16 --mode aggregate`, alltoall "
-                       "at 1 KiB 2.06), while the simulation measures 0.80. So no candidate is raced and the shape "
-                       "stays native without a trial. On level 2 at 256 processes the same pricing keeps `pairs` "
-                       "alone (alltoall at 1 KiB: 1.15× direct, `aggregate` 2.46×), and the trial takes it: 0.78 "
-                       "against `aggregate`'s 0.59; where the estimate keeps `aggregate` (level 3, and level 2 at "
-                       "1024) the trial finds it. The model's per-byte costs come from allgather's blocks; fitted on "
-                       "alltoall's they would let the trial run here.")
+            out.append("Why not, on the mesh and its first level. At 256 processes (code 6d12b5d) auto's estimate "
+                       "(`pattern/message_cost.h`) prices the alltoallv shape at the busiest process's mean block "
+                       "(about 620 B per edge) with the node's one network link carrying a node's bytes, so it "
+                       "races `aggregate` against native MPI; but the race, whose calls run back to back as an "
+                       "application's do, finds native faster there: on the mesh 24.5 µs against 26.1 µs at best "
+                       "(rank-sum p 0.24; `NBRCOMB_LOG=2`, one simulation of nbrbench `--topology mesh:1000000 "
+                       "--collective alltoallv --bytes 8 --variant auto --warmup 92` with run.sh's options; level 1, "
+                       "not logged, ran like direct as well), while "
+                       "the timed calls here, each after a barrier, give `aggregate` 0.80 of direct. Where the two "
+                       "regimes disagree auto follows the application's (`bench/smpi/README.md`, section 6). The "
+                       "rows at 1024 processes are from code 3926591, whose estimate charged an agent's blocks at a "
+                       "sixteenth of the node's link (about 1.7× direct for `aggregate` on the mesh) and so raced "
+                       "nothing there.")
         out.append("")
 
     out.append("### 4096 processes beside seed 000\n")
