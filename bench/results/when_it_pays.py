@@ -231,8 +231,8 @@ def section(rows, commit, csv_names, model, measured):
                        "the timed calls here, each after a barrier, give `aggregate` 0.80 of direct. Where the two "
                        "regimes disagree auto follows the application's (`bench/smpi/README.md`, section 6). The "
                        "rows at 1024 processes are from code 3926591, whose estimate charged an agent's blocks at a "
-                       "sixteenth of the node's link (about 1.7× direct for `aggregate` on the mesh) and so raced "
-                       "nothing there. SpMM on `lp_sctap2` at 128 processes (code bde74d0) is the same case: the race "
+                       "sixteenth of the node's link (above direct for `aggregate` on the mesh and level 1) and so "
+                       "raced nothing there. SpMM on `lp_sctap2` at 128 processes (code bde74d0) is the same case: the race "
                        "finds native at 12.11 µs against its best candidate's 12.22 µs back to back (p 0.53), where "
                        "calls after a barrier give `forward` 0.587.")
         out.append("")
