@@ -117,14 +117,14 @@ def summary(shapes):
 
 
 def ran_like(variants, auto):
-    """The measured variant (direct included) whose ratio is within 10 % of auto's and closest: what its
-    trial kept (direct varies by a few % between simulations); where none is, it kept an algorithm not
-    measured beside it."""
+    """The measured variant (direct included) whose ratio is within 10 % of auto's and closest (direct
+    varies by a few % between simulations): likely what its trial kept, which RESULTS.md does not
+    record; where none is, it kept an algorithm not measured beside it."""
     name, ratio = min(((v, float(r["ratio_to_direct"])) for v, r in variants.items() if v != "auto"),
                       key=lambda item: abs(item[1] - auto))
     if abs(ratio - auto) > 0.10 * auto:
-        return "none of the variants measured beside it (its trial kept another algorithm)"
-    return f"`{name}`" if name != "direct" else "direct"
+        return "its time is close to none of the variants measured beside it (its trial kept another algorithm)"
+    return f"its time is closest to {f'`{name}`' if name != 'direct' else 'direct'}'s"
 
 
 def auto_verdicts(shapes):
@@ -217,7 +217,7 @@ def section(rows, commit, csv_names, model, measured):
             above = " — **above 1.03 of direct**" if auto > 1.03 else ""
             ran = ran_like(shapes[(topology, processes, collective, size)], auto)
             out.append(f"- `{topology}`, {processes} processes, {collective} {size} B: auto {auto:.3f}, best "
-                       f"{best:.3f}: {verdict}{above}; it ran like {ran}.")
+                       f"{best:.3f}: {verdict}{above}; {ran}.")
         if any(auto > best * 1.05 for _, auto, best, _ in verdicts):
             out.append("")
             out.append("Why not, on the mesh, its first level and one matrix. At 256 processes (code 6d12b5d) auto's estimate "
@@ -234,7 +234,8 @@ def section(rows, commit, csv_names, model, measured):
                        "sixteenth of the node's link (above direct for `aggregate` on the mesh and level 1) and so "
                        "raced nothing there. SpMM on `lp_sctap2` at 128 processes (code bde74d0) is the same case: the race "
                        "finds native at 12.11 µs against its best candidate's 12.22 µs back to back (p 0.53), where "
-                       "calls after a barrier give `forward` 0.587.")
+                       "calls after a barrier give `forward` 0.587; at 256 processes its race of `forward` and `aggregate` "
+                       "keeps `aggregate` (0.686), where calls after a barrier give `forward` 0.593.")
         out.append("")
 
     out.append("### 4096 processes beside seed 000\n")
