@@ -66,9 +66,10 @@ struct Topology {
         std::shared_ptr<const Plan> plan;
     };
     std::vector<Candidate> candidates;
-    // Auto mode, from Phase 1: each candidate's round costs folded over the processes (message_cost.h)
-    // for calls of allgather's blocks (one per process, [0]) and of alltoall's (one per edge, [1]), from which
-    // each call shape's estimate picks the contenders of its trial (decision_tiers.h).
+    // Auto mode, from Phase 1: each candidate's round costs folded over the processes
+    // (message_cost.h) for calls of allgather's blocks (one per process, [0]) and of alltoall's
+    // (one per edge, [1]), from which each call shape's estimate picks the contenders of its trial
+    // (decision_tiers.h).
     std::array<std::vector<RoundCosts>, 2> busiest;
     // Some candidate relays blocks between connected components, whose calls may differ in size.
     bool relays_across_components = false;

@@ -159,9 +159,10 @@ std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, const
 }
 
 // Auto mode: every candidate's round costs folded over the processes (the busiest process's, and
-// the blocks an average node sends to others) for calls of allgather's blocks and of alltoall's, from which each call shape's estimate picks the contenders of its trial
-// (decision_tiers.h); the candidates in the order of their estimate for small allgather blocks,
-// the first of the table among equals, the first of which the report names. Collective.
+// the blocks an average node sends to others) for calls of allgather's blocks and of alltoall's,
+// from which each call shape's estimate picks the contenders of its trial (decision_tiers.h); the
+// candidates in the order of their estimate for small allgather blocks, the first of the table
+// among equals, the first of which the report names. Collective.
 void estimate_candidates(const TopoState& state, Topology& topology) {
     std::vector<RoundCosts> mine;
     for (const bool one_per_process : {true, false})
