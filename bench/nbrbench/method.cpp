@@ -29,7 +29,10 @@ void run_in_random_order(int settle, int runs, std::size_t experiments, std::uin
 
 std::vector<double> time_repetitions(int warmup, int repetitions, MPI_Comm control, const std::function<void()>& call,
                                      const std::function<void()>& after) {
+    // Warm-up calls start after a barrier too: auto mode's trial runs in them, and so races the
+    // candidates on calls like the ones then timed.
     for (int i = 0; i < warmup; ++i) {
+        dissemination_barrier(control);
         call();
         if (after) after();
     }
