@@ -154,14 +154,18 @@ fi
 # 1 KiB blocks, every algorithm side by side in one simulation per topology, then auto.
 if [[ $multihop -eq 1 ]]; then
   variants=aggregate,dimwise,forward
-  measure 1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 $variants
-  measure 256 er:0.05,er:0.2 allgather,alltoall blocking 4 $variants,pairs
-  measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 $variants,pairs
-  measure 1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 auto
-  measure 256 er:0.05,er:0.2 allgather,alltoall blocking 4 auto
-  # Auto at 1 KiB: about an hour more (its 52 calls before timing are slow to simulate there).
+  lines=("1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 $variants"
+         "256 er:0.05,er:0.2 allgather,alltoall blocking 4 $variants,pairs"
+         "256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 $variants,pairs"
+         "1024 moore:2:2,moore:3:1,moore:2:1 allgather,alltoall blocking 4 auto"
+         "256 er:0.05,er:0.2 allgather,alltoall blocking 4 auto")
+  # Auto at 1 KiB: about an hour more (its calls before timing are slow to simulate there).
   [[ ${MULTIHOP_AUTO_1KIB:-0} == 1 ]] &&
-    measure 256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 auto
+    lines+=("256 moore:2:1,moore:2:2,moore:3:1,er:0.05,er:0.2 allgather blocking 1024 auto")
+  for line in "${lines[@]}"; do
+    # shellcheck disable=SC2086
+    selected $line && measure $line
+  done
   exit
 fi
 
