@@ -627,9 +627,9 @@ def smpi_section(rows, csv_name, figures, figure_dir_rel):
            "the baseline; every cell reads *latency (ratio to direct)*, the ratio to the `direct` communicator of "
            "the same simulation (`direct` itself varies by up to 3 % between simulations, with the communicators "
            "set up beside it). `pairs:aware` counts friends only within a node. Auto mode decides on its trial, "
-           "which times untimed calls made back to back, as an application makes them; the timed calls are "
-           "separated by barriers. Where the two regimes disagree, auto follows the first "
-           "(`bench/smpi/README.md`, section 6).\n",
+           "which here timed untimed calls made back to back, while the timed calls are separated by barriers; "
+           "where the two regimes disagree, auto was measured in the second after deciding in the first "
+           "(`bench/smpi/README.md`, section 6; nbrbench now makes every call after a barrier).\n",
            f"{len(rows)} experiments at {', '.join(map(str, counts))} processes; {valid} received exactly what "
            f"MPI prescribes (`valid` = 1). Data: `{csv_name}`.\n"]
     out.extend(f"![SMPI: {name[5:-4]}]({figure_dir_rel}{name})\n" for name in sorted(figures))
