@@ -290,7 +290,14 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
     shape.state = State::trial;
 }
 
-void AutoTuner::decide(Shape& shape, const Decision& decision, const Verdict& verdict, const Tell& tell) {
+void AutoTuner::decide(Shape& shape, Decision decision, Verdict verdict, const Tell& tell) {
+    if (shape.mimicked && (decision.source == Source::measured || decision.source == Source::estimated)) {
+        if (decision.combined)
+            decision.cutoff = std::max(decision.cutoff, shape.mimicked->cutoff);
+        else
+            decision = *shape.mimicked;
+        verdict.decision = decision;
+    }
     {
         std::lock_guard lock(samples_mutex_);  // record() reads the state
         shape.state = State::decided;
@@ -309,9 +316,10 @@ void AutoTuner::decide(Shape& shape, const Decision& decision, const Verdict& ve
 // mimic it. Native MPIs send both alike, one message per edge, and an allgather's combining
 // schedule moves no more than an alltoall's of the same blocks; so where a trial finds an alltoall
 // shape combining, the allgather shape of its form and block class runs the same candidate, at the
-// larger of their cutoffs, even where its own trial found no clear gain, or has yet to end or
-// begin; not where a setting or a rule decided it. Every process decides the alltoall shape at the
-// same call, so all change the allgather shape alike.
+// larger of their cutoffs, where its own trial or estimate found no gain; where its trial or
+// opening is still to come, that decides first (decide()): an allgather's best candidate may differ
+// from an alltoall's. Not where a setting or a rule decided it. Every process decides the alltoall
+// shape at the same call, so all change the allgather shape alike.
 void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int size_class, const Decision& decision) {
     if (collective != Collective::alltoall && collective != Collective::alltoallv) return;
     const Collective mimicked = collective == Collective::alltoall ? Collective::allgather : Collective::allgatherv;
@@ -319,19 +327,19 @@ void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int siz
     std::lock_guard lock(samples_mutex_);
     Shape& shape = shapes_[static_cast<std::size_t>(index)];
     if (shape.counted) return;  // a setting or a rule keeps it native
-    if (shape.state == State::decided) {
-        if (shape.decision.source == Source::forced || shape.decision.source == Source::learned) return;
-        if (shape.decision.combined) {
-            shape.decision.cutoff = std::max(shape.decision.cutoff, decision.cutoff);
-            return;
-        }
-        --decided_native_;
-        --decided_by_[static_cast<std::size_t>(shape.decision.source)];
+    if (shape.state != State::decided) {
+        shape.mimicked = decision;
+        return;
     }
-    std::erase_if(samples_, [index](const Sample& sample) { return sample.shape == index; });
+    if (shape.decision.source == Source::forced || shape.decision.source == Source::learned) return;
+    if (shape.decision.combined) {
+        shape.decision.cutoff = std::max(shape.decision.cutoff, decision.cutoff);
+        return;
+    }
+    --decided_native_;
+    --decided_by_[static_cast<std::size_t>(shape.decision.source)];
     ++decided_combined_;
     ++decided_by_[static_cast<std::size_t>(Source::measured)];
-    shape.state = State::decided;
     shape.decision = decision;
 }
 

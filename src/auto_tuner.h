@@ -200,6 +200,9 @@ private:
         std::vector<double> seconds;
         std::vector<int> classes;
         bool counted = false;  // its decision was counted before Phase 1
+        // An allgather shape's: the combining its alltoall shape measured (GL4), which it takes
+        // where its own opening or trial, still to come, finds native.
+        std::optional<Decision> mimicked;
     };
     struct Checkpoints {
         int calls = 0;
@@ -222,7 +225,7 @@ private:
     void decide_complete_stages(Collective collective, Form form, const ReduceMax& reduce, const Tell& verdict);
     // The step after a stage's checkpoint: drop, decide, or race on.
     void conclude_stage(Shape& shape, Collective collective, Form form, int size_class, const Tell& verdict);
-    void decide(Shape& shape, const Decision& decision, const Verdict& verdict, const Tell& tell);
+    void decide(Shape& shape, Decision decision, Verdict verdict, const Tell& tell);
     void combine_what_it_mimics(Collective collective, Form form, int size_class, const Decision& decision);
 
     Opener opener_;

@@ -232,8 +232,8 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
 }
 
 // Paper 004's GL4: where an alltoall shape combines, the allgather shape of its form and class
-// runs the same candidate, whether its own trial found native MPI as fast, or has not ended;
-// other classes and forms keep their own trials.
+// runs the same candidate where its own trial found native MPI as fast; other classes and forms
+// keep their own trials.
 TEST(AutoTuner, allgather_combines_where_alltoall_does) {
     AutoTuner tuner(race({0}), 1);
     // Allgather of class 1: its trial finds both ways alike, and it is decided native.
@@ -249,4 +249,31 @@ TEST(AutoTuner, allgather_combines_where_alltoall_does) {
     // Another class and another form still try.
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 2, block(256), alone, nullptr).route, Route::reference);
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, block(64), alone, nullptr).route, Route::reference);
+}
+
+// An allgather shape whose trial is still to come when its alltoall shape decides races on its
+// own: its best candidate may be another; where it finds none faster than native, it takes the
+// alltoall's.
+TEST(AutoTuner, allgather_races_on_its_own_after_alltoall_decided) {
+    AutoTuner tuner(race({0, 1}), 2);
+    run(tuner, Collective::alltoall, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}, {1, 8e-6}});
+    ASSERT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, block(64), alone, nullptr).candidate, 0);
+    // Allgather of class 1: candidate 1 is its fastest.
+    const Calls allgather = run(tuner, Collective::allgather, 1, 2 * tuner.first_checkpoint(),
+                                {{-1, 10e-6}, {0, 8e-6}, {1, 5e-6}});
+    EXPECT_GT(allgather.trial_calls, 0);
+    const Choice raced = tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr);
+    EXPECT_EQ(raced.route, Route::combined);
+    EXPECT_EQ(raced.candidate, 1);
+    // Class 2: alltoall combines with candidate 0, allgather's own race finds nothing faster.
+    // (Its checkpoints come at doubling calls of the collective: the class before took the first two.)
+    run(tuner, Collective::alltoall, 2, 4 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}, {1, 8e-6}});
+    const Calls native = run(tuner, Collective::allgather, 2, 8 * tuner.first_checkpoint(),
+                             {{-1, 10e-6}, {0, 10e-6}, {1, 10e-6}});
+    ASSERT_FALSE(native.verdicts.empty());
+    const Choice followed = tuner.choose(Collective::allgather, Form::blocking, 2, block(256), alone, nullptr);
+    EXPECT_EQ(followed.route, Route::combined);
+    EXPECT_EQ(followed.candidate, 0);
+    EXPECT_EQ(tuner.decided_combined(), 4u);
+    EXPECT_EQ(tuner.decided_native(), 0u);
 }
