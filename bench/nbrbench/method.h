@@ -1,6 +1,7 @@
 // Paper 004's method of measurement (Alg. 1, §3.2) for every kind of experiment nbrbench runs:
 // in every run all experiments in a new random order, so that the machine's noise falls on all of
-// them alike; in each, untimed calls, then timed repetitions, each call after a dissemination barrier.
+// them alike; in each, untimed calls, then timed repetitions, every call after a dissemination
+// barrier.
 #pragma once
 
 #include <mpi.h>
@@ -21,8 +22,8 @@ void run_in_random_order(int settle, int runs, std::size_t experiments, std::uin
                          const std::function<void(std::size_t, bool)>& experiment);
 
 // warmup untimed calls, then this rank's times of repetitions calls, each call after a
-// dissemination barrier over control; after runs, untimed, after every call (a timed constructor's communicator
-// freed). Collective over control.
+// dissemination barrier over control; after runs, untimed, after every call (a timed
+// constructor's communicator freed). Collective over control.
 std::vector<double> time_repetitions(int warmup, int repetitions, MPI_Comm control, const std::function<void()>& call,
                                      const std::function<void()>& after = {});
 
