@@ -12,7 +12,8 @@ namespace nbrcomb::detail {
 
 class MpiTransport final : public Transport {
 public:
-    // Messages travel on comm with tags first_tag + channel.
+    // Messages travel on comm with tags first_tag + channel, the rest of a long one on
+    // first_tag + channel_count() + channel (TopoState::pattern_tags reserves both).
     MpiTransport(MPI_Comm comm, int first_tag);
     int rank() const override { return rank_; }
     int size() const override { return size_; }
@@ -22,6 +23,9 @@ protected:
     void park(Exchange&, std::coroutine_handle<>) override {}  // start always completes
 
 private:
+    int first_part_tag(Channel channel) const;
+    int rest_tag(Channel channel) const;
+
     MPI_Comm comm_;
     int first_tag_;
     int rank_ = 0;

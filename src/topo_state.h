@@ -147,7 +147,7 @@ struct TopoState {
     // The same, held until release_tag: a persistent operation runs on the same tags each time.
     int reserve_tag();
     void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
-    static int pattern_tags() { return channel_count(); }  // one per Phase 1 channel
+    static int pattern_tags() { return 2 * channel_count(); }  // two per Phase 1 channel (src/mpi_transport.h)
     int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags()); }
     // Where the library's reductions run: over the processes that take part in calls.
     MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
