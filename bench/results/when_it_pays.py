@@ -25,11 +25,6 @@ HEADING = "## When it pays"
 # batch's log or its code says. Auto's trial times the calls auto is measured on since code
 # a5d829f (nbrbench's warm-up calls after a barrier, as its timed calls); before, it raced in
 # back-to-back warm-up calls, and the two regimes can disagree (bench/smpi/README.md, section 6).
-LEVEL_1_AT_1024 = (
-    "Level 1 at 1024 processes is from code 3926591, whose estimate charged an agent's blocks at a sixteenth "
-    "of the node's link (above direct for `aggregate` there) and so raced nothing, and whose warm-up calls ran "
-    "back to back; with every call after a barrier (4fe0744) the mesh at 1024 processes, raced, kept "
-    "`aggregate` (0.815; `NBRCOMB_LOG=2`: 10.79 µs against native's 13.69 µs in its trial).")
 BETWEEN_SIMULATIONS_1024 = (
     "On `can_1054` and `lp_sctap2` at 1024 processes auto's trial kept `aggregate` (`NBRCOMB_LOG=2`: trial "
     "medians 9.04 and 8.90 µs against native's 28.49 and 10.97 µs); the gap is between simulations, not "
@@ -40,7 +35,6 @@ BETWEEN_SIMULATIONS_1024 = (
     "run.sh's options, code a5d829f): `can_1054` auto 0.343, `aggregate` 0.347, `forward` 0.334; `lp_sctap2` "
     "auto 0.780, `aggregate` 0.821: within 5 % of the best in both.")
 WHY_NOT = {
-    ("amg:1000000:1", 1024): LEVEL_1_AT_1024,
     ("matrix:can_1054", 1024): BETWEEN_SIMULATIONS_1024,
     ("matrix:lp_sctap2", 1024): BETWEEN_SIMULATIONS_1024,
     ("matrix:SmaGri", 128): (
