@@ -99,8 +99,9 @@ measure() {
 # smoothed-aggregation hierarchy; seed 002's SpMM, one column of X per call, a process's rows of it
 # (8 bytes each) to every process whose rows of A reference them, on the SuiteSparse matrices with
 # at least 1024 rows, from 128 processes up to their rows. Each set side by side with direct in one
-# simulation, then auto with the default settings in one of its own; not at 4096 processes, where
-# auto's Phase 1 plans pairs too, which did not finish there (the --4096 mode below).
+# simulation, then auto with the default settings in one of its own. At 4096 processes the mesh and
+# its first level (pairs' Phase 1 sends about 100 and 150 messages per process there, by nbrsim);
+# levels 2 and 3 have 66 and 820 neighbors per process there, 5 and 60 times the mesh's messages.
 if [[ $applications -eq 1 ]]; then
   mesh=mesh:1000000,amg:1000000:1,amg:1000000:2,amg:1000000:3
   matrices=$PWD/bench/data/matrices
@@ -111,7 +112,8 @@ if [[ $applications -eq 1 ]]; then
               "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 pairs,aggregate,forward" \
               "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 auto" \
               "1024 $spmm allgather blocking 8 pairs,aggregate,forward" "1024 $spmm allgather blocking 8 auto" \
-              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 aggregate,forward"; do
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 pairs,aggregate,forward" \
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 auto"; do
     # shellcheck disable=SC2086  # a line is the arguments of measure
     selected $line && measure $line
   done
@@ -120,7 +122,8 @@ fi
 
 # Seed 000's scale: 256 nodes of 16. A call of direct's 4 B allgather on Moore (2,2) costs the
 # simulator about 14 s of one core there, the setup of the communicators about 3 minutes; pairs'
-# Phase 1 (probed receives, polled) did not finish in 27 minutes, so pairs is left to nbrsim there.
+# Phase 1 sends 2116 messages per process there in 65 matching rounds (nbrsim), as many as 88 of
+# direct's calls, and did not finish in 40 minutes, so pairs and auto are left to nbrsim there.
 if [[ $scale -eq 1 ]]; then
   for line in "4096 moore:2:2 allgather blocking 4 dimwise,aggregate" \
               "4096 er:0.05 allgather blocking 4 aggregate,forward"; do
