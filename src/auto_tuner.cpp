@@ -72,9 +72,11 @@ std::size_t representative_block(int size_class) {
 TrialResult race_result(const Timings& reference, const Timings& candidate) {
     constexpr std::size_t enough = 2;  // calls each way for a class to count
     TrialResult result;
+    bool compared = false;
     for (int c = 0; c < size_classes; ++c) {
         const std::vector<double> native = timed(reference, c), combined = timed(candidate, c);
         if (native.size() < enough || combined.size() < enough) continue;
+        compared = true;
         const double reference_median = median(native), combined_median = median(combined);
         const double p = p_faster(combined, native);
         const bool faster = combined_median <= reference_median * (1 - AutoTuner::required_gain) &&
@@ -85,6 +87,9 @@ TrialResult race_result(const Timings& reference, const Timings& candidate) {
         }
         result = {true, size_class_limit(c), reference_median, combined_median, p};
     }
+    // Too few calls to test (a race ended by its first stage): native, with the medians for the log.
+    const std::vector<double> native = timed(reference), combined = timed(candidate);
+    if (!compared && !native.empty() && !combined.empty()) result = {false, 0, median(native), median(combined), 1};
     return result;
 }
 
@@ -102,6 +107,21 @@ std::vector<bool> clearly_lost(const std::vector<Timings>& contenders) {
     for (std::size_t i = 1; i < seconds.size(); ++i)
         lost[i] = i != fastest && !seconds[i].empty() && median(seconds[i]) >= best_median * (1 + AutoTuner::required_gain) &&
                   std::ranges::min(seconds[i]) > best_slowest;
+    return lost;
+}
+
+std::vector<bool> hopeless(const std::vector<Timings>& contenders) {
+    std::vector<double> medians;
+    for (const Timings& timings : contenders) {
+        const std::vector<double> seconds = timed(timings);
+        medians.push_back(seconds.empty() ? NAN : median(seconds));
+    }
+    double fastest = INFINITY;
+    for (const double m : medians)
+        if (!std::isnan(m)) fastest = std::min(fastest, m);
+    std::vector<bool> lost(contenders.size(), false);
+    for (std::size_t i = 1; i < medians.size(); ++i)
+        lost[i] = !std::isnan(medians[i]) && medians[i] >= fastest * AutoTuner::hopeless_factor;
     return lost;
 }
 
@@ -124,7 +144,9 @@ bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     Checkpoints& checkpoints = checkpoints_[static_cast<std::size_t>(static_cast<int>(collective) * form_count +
                                                                       static_cast<int>(form))];
     if (++checkpoints.calls != checkpoints.next) return false;
-    checkpoints.next *= 2;
+    // Right after each stage of the largest race begun with the first call, then doubling.
+    const int passed = ++checkpoints.passed;
+    checkpoints.next += passed < stages ? stage_calls(passed, most_contenders_ + 1) : checkpoints.next;
     return true;
 }
 
@@ -186,7 +208,8 @@ Choice AutoTuner::trial_call(Shape& shape, int index) {
     const int position = shape.live[static_cast<std::size_t>(sample % racing)];
     Choice choice = route(position);
     if (paired % 2 == 1) {
-        const int number = (shape.stage == 0 ? 0 : first_samples) + sample / racing;
+        int number = sample / racing;
+        for (int stage = 0; stage < shape.stage; ++stage) number += stage_samples[stage];
         choice.ticket = {index, shape.stage, position * samples_per_contender + number};
     }
     return choice;
@@ -251,10 +274,10 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
     }
     std::vector<bool> racing(count, false);
     for (const int p : shape.live) racing[static_cast<std::size_t>(p)] = true;
-    if (shape.stage == 1) {  // the first stage's: the clear losers go
+    if (shape.stage < stages) {  // the hopeless go after the first stage, the clear losers after the second
         std::vector<Timings> live;
         for (const int p : shape.live) live.push_back(timings[static_cast<std::size_t>(p)]);
-        const std::vector<bool> lost = clearly_lost(live);
+        const std::vector<bool> lost = shape.stage == 1 ? hopeless(live) : clearly_lost(live);
         for (std::size_t i = 0; i < lost.size(); ++i)
             if (lost[i]) racing[static_cast<std::size_t>(shape.live[i])] = false;
     }
@@ -275,9 +298,9 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
         told.decision = {.combined = result.combined, .candidate = shape.contenders[p], .cutoff = result.cutoff,
                          .source = Source::measured};
     }
-    // Decided after the second stage, or after the first where one candidate or none is left
-    // and that one's result is clear; else the rest race again.
-    if (shape.stage == 2 || left == 0 || (left == 1 && told.decision.combined)) {
+    // Decided after the last stage, or before where one candidate or none is left and that one's
+    // result is clear; else the rest race again.
+    if (shape.stage == stages || left == 0 || (left == 1 && told.decision.combined)) {
         if (!told.decision.combined) told.decision = {.source = Source::measured};
         decide(shape, told.decision, told, verdict);
         return;

@@ -5,9 +5,9 @@
 // races the candidates the estimate cannot rule out against native, or estimated: where no
 // candidate can beat native at the shape's block size, native from its first call.
 //
-// A trial's first calls go to each contender in turn and are timed; then every process
-// contributes its timings to a reduction and all take the same step from its result: drop the
-// contenders that clearly lost, decide, or race the rest once more. Every process with edges
+// A trial's calls go to each contender in turn and are timed, in three stages; after each, every
+// process contributes its timings to a reduction and all take the same step from its result: drop
+// the contenders that lost, decide, or race the rest once more. Every process with edges
 // calls the collectives in the same order, but the block sizes of allgather and alltoall, and so
 // their shapes, may differ between the connected components of the graph: the reductions
 // therefore come at fixed calls of each collective and form (checkpoints), the same on every
@@ -125,6 +125,10 @@ TrialResult race_result(const Timings& reference, const Timings& candidate);
 // median slower by required_gain and every one of their times slower than every one of its.
 std::vector<bool> clearly_lost(const std::vector<Timings>& contenders);
 
+// Which contenders (position 0 never) are hopeless after a call or two: their median at least
+// hopeless_factor times the fastest's, a gap no noise a race must tell apart spans.
+std::vector<bool> hopeless(const std::vector<Timings>& contenders);
+
 class AutoTuner {
 public:
     // Elementwise maximum over the communicator's processes, in place. Collective.
@@ -133,22 +137,26 @@ public:
     // A trial: first one call of each contender (schedules get built), then each contender twice
     // in a row, only the second timed, in turn: a call absorbs the lag the one before left (the
     // processes leave a multi-round schedule at different times), and the first after a switch
-    // would be charged with the other way's. first_samples of them each, then a checkpoint drops
-    // the clear losers, and decides where one candidate is left and clearly faster or none is;
-    // the rest run second_samples more each, and the next checkpoint decides.
-    static constexpr int first_samples = 3;
-    static constexpr int second_samples = 3;
-    static constexpr int samples_per_contender = first_samples + second_samples;
+    // would be charged with the other way's. stage_samples[s] of them each in stage s. After the
+    // first, a checkpoint drops the hopeless (a losing race then costs a candidate 3 calls, not
+    // 7), and decides native where no candidate is left; after the second, the clear losers go,
+    // and the shape is decided where one candidate is left and clearly faster or none is; the
+    // rest run the third stage, and its checkpoint decides.
+    static constexpr int stages = 3;
+    static constexpr int stage_samples[stages] = {1, 2, 3};
+    static constexpr int samples_per_contender = stage_samples[0] + stage_samples[1] + stage_samples[2];
     static constexpr double required_gain = 0.05;
     static constexpr double required_p = 0.05;
+    static constexpr double hopeless_factor = 1.5;
     // Calls of a stage of a race of this many contenders, the reference included.
     static constexpr int stage_calls(int stage, int contenders) {
-        return stage == 0 ? contenders * (1 + 2 * first_samples) : 2 * second_samples * contenders;
+        return contenders * ((stage == 0 ? 1 : 0) + 2 * stage_samples[stage]);
     }
 
-    // most_contenders: the most candidates any shape may race, which sets the checkpoints: the
-    // first right after a first stage that starts with the collective and form's first call, the
-    // later ones each after twice as many calls; until a stage's checkpoint its shape runs natively.
+    // most_contenders: the most candidates any shape may race, which sets the checkpoints: one
+    // right after each stage of the largest race that starts with the collective and form's first
+    // call, the later ones each after twice as many calls as the one before; until a stage's
+    // checkpoint its shape runs natively.
     // counted: shapes (shape_index) a setting or a rule kept native before Phase 1, already counted
     // by their source; opened later, they are not counted again.
     AutoTuner(Opener opener, int most_contenders, const std::vector<std::pair<int, Source>>& counted = {});
@@ -207,6 +215,7 @@ private:
     struct Checkpoints {
         int calls = 0;
         int next = 0;
+        int passed = 0;
     };
     struct Sample {
         int shape;

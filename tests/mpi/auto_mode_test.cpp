@@ -16,10 +16,10 @@ using namespace nbrcomb::test;
 
 namespace {
 
-// Calls enough to take a shape through its trial and past its decision: the second checkpoint,
-// at twice the first stage of a race of three candidates and native (4 warm-up calls, then 3
-// pairs each, the second of each timed) and one.
-constexpr int calls_past_decision = 2 * (4 * 7 + 1) + 1;
+// Calls enough to take a shape through its trial and past its decision: the third checkpoint,
+// right after the three stages of a race of three candidates and native (4 warm-up calls, then 1,
+// 2 and 3 pairs each, the second of each timed) and one.
+constexpr int calls_past_decision = 4 * (1 + 2 * 1) + 4 * 2 * 2 + 4 * 2 * 3 + 1 + 1;
 
 Hints auto_hints(int lazy) {
     return {{"nbrcomb_mode", "auto"}, {"nbrcomb_theta", "1"}, {"nbrcomb_lazy", std::to_string(lazy)}};

@@ -53,6 +53,15 @@ Calls run(AutoTuner& tuner, Collective collective, int size_class, int calls, co
     return result;
 }
 
+// The call (counted from 1) of the k-th checkpoint (k from 1) of each collective and form of a tuner
+// whose largest race has this many contenders, the reference included.
+int checkpoint(int k, int contenders) {
+    int call = AutoTuner::stage_calls(0, contenders) + 1;
+    for (int passed = 1; passed < k; ++passed)
+        call += passed < AutoTuner::stages ? AutoTuner::stage_calls(passed, contenders) : call;
+    return call;
+}
+
 }  // namespace
 
 TEST(AutoTuner, size_classes_are_powers_of_four_from_16_bytes) {
@@ -99,10 +108,10 @@ TEST(AutoTuner, nothing_timed_both_ways_is_native) {
     EXPECT_FALSE(race_result(timings(6, 1e-6), none).combined);
 }
 
-// Clear losers go after the first stage: slower by the required gain at the median, with no time
+// Clear losers go after the second stage: slower by the required gain at the median, with no time
 // overlapping the fastest's; the reference stays whatever its times.
 TEST(AutoTuner, clear_losers_are_dropped_and_the_reference_never) {
-    const int n = AutoTuner::first_samples;
+    const int n = AutoTuner::stage_samples[0] + AutoTuner::stage_samples[1];
     const std::vector<bool> lost =
         clearly_lost({timings(n, 30e-6), timings(n, 6e-6), timings(n, 20e-6), timings(n, 6.1e-6)});
     EXPECT_EQ(lost, (std::vector<bool>{false, false, true, false}));
@@ -111,12 +120,22 @@ TEST(AutoTuner, clear_losers_are_dropped_and_the_reference_never) {
         << "close or overlapping times are no clear loss";
 }
 
+// The hopeless go after the first stage, one timed call each: a median at least hopeless_factor
+// times the fastest contender's; the reference stays whatever its time.
+TEST(AutoTuner, hopeless_candidates_are_dropped_after_one_call_and_the_reference_never) {
+    const int n = AutoTuner::stage_samples[0];
+    EXPECT_EQ(hopeless({timings(n, 30e-6), timings(n, 10e-6), timings(n, 15e-6), timings(n, 14e-6)}),
+              (std::vector<bool>{false, false, true, false}));
+    EXPECT_EQ(hopeless({timings(n, 10e-6), timings(n, 14.9e-6), timings(0, 1e-6)}), (std::vector<bool>{false, false, false}))
+        << "within the factor, or never timed, is no loss yet";
+}
+
 // One candidate against native: a warm-up call each, then each twice in a row with the second
-// timed; a clear winner is decided at the first checkpoint, and later calls follow it.
-TEST(AutoTuner, a_clear_winner_is_decided_after_the_first_stage) {
+// timed; a clear winner is decided at the second checkpoint, and later calls follow it.
+TEST(AutoTuner, a_clear_winner_is_decided_after_the_second_stage) {
     AutoTuner tuner(race({0}), 1);
-    const int stage = AutoTuner::stage_calls(0, 2);
-    EXPECT_EQ(tuner.first_checkpoint(), stage + 1);
+    EXPECT_EQ(tuner.first_checkpoint(), AutoTuner::stage_calls(0, 2) + 1);
+    const int stage = checkpoint(2, 2) - 1;  // the calls of the first two stages
     std::vector<Route> routes;
     for (int call = 0; call < 6; ++call) {
         const Choice choice = tuner.choose(Collective::allgather, Form::blocking, 1, block(16), alone, nullptr);
@@ -138,31 +157,46 @@ TEST(AutoTuner, a_clear_winner_is_decided_after_the_first_stage) {
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, block(16), alone, nullptr).route, Route::reference);
 }
 
-// Three candidates raced with native on simulated timings: the clear loser goes at the first
-// checkpoint, the two close ones race on, and the faster wins at the second; racing three costs
-// the second stage of two, not of three.
+// Three candidates raced with native on simulated timings: the hopeless one goes at the first
+// checkpoint, the two close ones race on, and the faster wins at the third; racing three costs
+// the later stages of two, not of three.
 TEST(AutoTuner, a_race_drops_the_loser_and_decides_between_the_close_ones) {
     AutoTuner tuner(race({0, 1, 2}), 3);
     const std::map<int, double> seconds{{-1, 10e-6}, {0, 5.6e-6}, {1, 20e-6}, {2, 5.4e-6}};
-    const Calls trial = run(tuner, Collective::alltoall, 2, 2 * tuner.first_checkpoint() + 2, seconds);
+    const Calls trial = run(tuner, Collective::alltoall, 2, checkpoint(3, 4) + 2, seconds);
     ASSERT_EQ(trial.verdicts.size(), 1u);
     EXPECT_EQ(trial.verdicts[0].decision.candidate, 2);
     EXPECT_TRUE(trial.verdicts[0].decision.combined);
-    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 4) + AutoTuner::stage_calls(1, 3));
-    EXPECT_EQ(trial.calls.at(1), 1 + 2 * AutoTuner::first_samples) << "the loser's stage-one calls only";
+    EXPECT_EQ(trial.trial_calls,
+              AutoTuner::stage_calls(0, 4) + AutoTuner::stage_calls(1, 3) + AutoTuner::stage_calls(2, 3));
+    EXPECT_EQ(trial.calls.at(1), 1 + 2 * AutoTuner::stage_samples[0]) << "the loser's first-stage calls only";
     EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 2, block(64), alone, nullptr).candidate, 2);
 }
 
-// Where native is clearly fastest, every candidate goes at the first checkpoint, and the shape
-// stays native.
+// Where native is clearly fastest, the hopeless candidate goes at the first checkpoint, the clear
+// loser at the second, and the shape stays native.
 TEST(AutoTuner, native_wins_as_soon_as_every_candidate_clearly_lost) {
     AutoTuner tuner(race({0, 1}), 2);
-    const Calls trial = run(tuner, Collective::allgather, 3, tuner.first_checkpoint() + 1,
-                          {{-1, 10e-6}, {0, 25e-6}, {1, 14e-6}});
+    const Calls trial = run(tuner, Collective::allgather, 3, checkpoint(2, 3) + 1, {{-1, 10e-6}, {0, 25e-6}, {1, 14e-6}});
     ASSERT_EQ(trial.verdicts.size(), 1u);
     EXPECT_FALSE(trial.verdicts[0].decision.combined);
-    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 3));
+    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 3) + AutoTuner::stage_calls(1, 2));
     EXPECT_EQ(tuner.decided_native(), 1u);
+}
+
+// Where every candidate is hopeless, the first checkpoint decides native: racing three losers
+// costs three calls of each, and the log still gets the best loser's times.
+TEST(AutoTuner, hopeless_candidates_cost_three_calls_each) {
+    AutoTuner tuner(race({0, 1, 2}), 3);
+    const Calls trial =
+        run(tuner, Collective::allgather, 3, checkpoint(1, 4) + 1, {{-1, 10e-6}, {0, 25e-6}, {1, 30e-6}, {2, 16e-6}});
+    ASSERT_EQ(trial.verdicts.size(), 1u);
+    EXPECT_FALSE(trial.verdicts[0].decision.combined);
+    EXPECT_EQ(trial.verdicts[0].decision.source, Source::measured);
+    EXPECT_DOUBLE_EQ(trial.verdicts[0].result.combined_seconds, 16e-6);
+    EXPECT_DOUBLE_EQ(trial.verdicts[0].result.reference_seconds, 10e-6);
+    EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 4));
+    for (const int candidate : {0, 1, 2}) EXPECT_EQ(trial.calls.at(candidate), 3) << candidate;
 }
 
 // The tiers above the trial open a shape decided: no trial call, and the decision counted by its
@@ -218,7 +252,7 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
     };
     const AutoTuner::ReduceMax first_reduce = counting(first_reductions), second_reduce = counting(second_reductions);
     const auto seconds = [](const Choice& choice) { return choice.route == Route::combined ? 5e-6 : 10e-6; };
-    for (call = 0; call < 300; ++call) {
+    for (call = 0; call < 400; ++call) {
         const Choice mine = first.choose(Collective::allgather, Form::blocking, 1, block(64), first_reduce, nullptr);
         const Choice theirs =
             second.choose(Collective::allgather, Form::blocking, call < 40 ? 2 : 3, block(1024), second_reduce, nullptr);
@@ -237,11 +271,11 @@ TEST(AutoTuner, processes_with_different_shapes_reduce_at_the_same_calls) {
 TEST(AutoTuner, allgather_combines_where_alltoall_does) {
     AutoTuner tuner(race({0}), 1);
     // Allgather of class 1: its trial finds both ways alike, and it is decided native.
-    run(tuner, Collective::allgather, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 10e-6}});
+    run(tuner, Collective::allgather, 1, checkpoint(3, 2), {{-1, 10e-6}, {0, 10e-6}});
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr).route, Route::native);
     EXPECT_EQ(tuner.decided_native(), 1u);
     // Alltoall of class 1 combines, clearly faster: allgather follows it.
-    run(tuner, Collective::alltoall, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}});
+    run(tuner, Collective::alltoall, 1, checkpoint(3, 2), {{-1, 10e-6}, {0, 5e-6}});
     EXPECT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, block(64), alone, nullptr).route, Route::combined);
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr).route, Route::combined);
     EXPECT_EQ(tuner.decided_combined(), 2u);
@@ -256,19 +290,19 @@ TEST(AutoTuner, allgather_combines_where_alltoall_does) {
 // alltoall's.
 TEST(AutoTuner, allgather_races_on_its_own_after_alltoall_decided) {
     AutoTuner tuner(race({0, 1}), 2);
-    run(tuner, Collective::alltoall, 1, 2 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}, {1, 8e-6}});
+    run(tuner, Collective::alltoall, 1, checkpoint(3, 3), {{-1, 10e-6}, {0, 5e-6}, {1, 6e-6}});
     ASSERT_EQ(tuner.choose(Collective::alltoall, Form::blocking, 1, block(64), alone, nullptr).candidate, 0);
     // Allgather of class 1: candidate 1 is its fastest.
-    const Calls allgather = run(tuner, Collective::allgather, 1, 2 * tuner.first_checkpoint(),
-                                {{-1, 10e-6}, {0, 8e-6}, {1, 5e-6}});
+    const Calls allgather = run(tuner, Collective::allgather, 1, checkpoint(3, 3),
+                                {{-1, 10e-6}, {0, 6e-6}, {1, 5e-6}});
     EXPECT_GT(allgather.trial_calls, 0);
     const Choice raced = tuner.choose(Collective::allgather, Form::blocking, 1, block(64), alone, nullptr);
     EXPECT_EQ(raced.route, Route::combined);
     EXPECT_EQ(raced.candidate, 1);
     // Class 2: alltoall combines with candidate 0, allgather's own race finds nothing faster.
-    // (Its checkpoints come at doubling calls of the collective: the class before took the first two.)
-    run(tuner, Collective::alltoall, 2, 4 * tuner.first_checkpoint(), {{-1, 10e-6}, {0, 5e-6}, {1, 8e-6}});
-    const Calls native = run(tuner, Collective::allgather, 2, 8 * tuner.first_checkpoint(),
+    // (Its checkpoints come at doubling calls of the collective: the class before took the first three.)
+    run(tuner, Collective::alltoall, 2, 8 * checkpoint(3, 3), {{-1, 10e-6}, {0, 5e-6}, {1, 6e-6}});
+    const Calls native = run(tuner, Collective::allgather, 2, 8 * checkpoint(3, 3),
                              {{-1, 10e-6}, {0, 10e-6}, {1, 10e-6}});
     ASSERT_FALSE(native.verdicts.empty());
     const Choice followed = tuner.choose(Collective::allgather, Form::blocking, 2, block(256), alone, nullptr);
