@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace nbrcomb::detail {
 
@@ -31,6 +32,35 @@ std::vector<double> timed(const Timings& timings, int size_class = -1) {
         if (timings.seconds[i] >= 0 && (size_class < 0 || timings.classes[i] == size_class))
             seconds.push_back(timings.seconds[i]);
     return seconds;
+}
+
+// Which contenders (position 0 never) lost, by lost_in, in every size class where they and another
+// contender were timed, and in one at least: the v and w forms' calls mix block sizes, and a large
+// call's time says nothing against a small one's. lost_in judges one class: every contender's
+// seconds there (empty where it was not timed) and the one with the least median.
+template <class LostIn>
+std::vector<bool> lost_in_every_class(const std::vector<Timings>& contenders, const LostIn& lost_in) {
+    const std::size_t count = contenders.size();
+    std::vector<int> compared(count, 0), lost(count, 0);
+    for (int c = 0; c < size_classes; ++c) {
+        std::vector<std::vector<double>> seconds;
+        std::optional<std::size_t> fastest;
+        for (const Timings& timings : contenders) {
+            seconds.push_back(timed(timings, c));
+            const std::size_t i = seconds.size() - 1;
+            if (!seconds[i].empty() && (!fastest || median(seconds[i]) < median(seconds[*fastest]))) fastest = i;
+        }
+        if (std::ranges::count_if(seconds, [](const std::vector<double>& s) { return !s.empty(); }) < 2) continue;
+        const std::vector<bool> lost_here = lost_in(seconds, *fastest);
+        for (std::size_t i = 0; i < count; ++i)
+            if (!seconds[i].empty()) {
+                ++compared[i];
+                lost[i] += lost_here[i] ? 1 : 0;
+            }
+    }
+    std::vector<bool> result(count, false);
+    for (std::size_t i = 1; i < count; ++i) result[i] = compared[i] > 0 && lost[i] == compared[i];
+    return result;
 }
 
 }  // namespace
@@ -94,35 +124,26 @@ TrialResult race_result(const Timings& reference, const Timings& candidate) {
 }
 
 std::vector<bool> clearly_lost(const std::vector<Timings>& contenders) {
-    std::vector<std::vector<double>> seconds;
-    for (const Timings& timings : contenders) seconds.push_back(timed(timings));
-    std::size_t fastest = 0;
-    for (std::size_t i = 1; i < seconds.size(); ++i)
-        if (!seconds[i].empty() && (seconds[fastest].empty() || median(seconds[i]) < median(seconds[fastest])))
-            fastest = i;
-    std::vector<bool> lost(contenders.size(), false);
-    if (seconds[fastest].empty()) return lost;
-    const double best_median = median(seconds[fastest]);
-    const double best_slowest = std::ranges::max(seconds[fastest]);
-    for (std::size_t i = 1; i < seconds.size(); ++i)
-        lost[i] = i != fastest && !seconds[i].empty() && median(seconds[i]) >= best_median * (1 + AutoTuner::required_gain) &&
-                  std::ranges::min(seconds[i]) > best_slowest;
-    return lost;
+    return lost_in_every_class(contenders, [](const std::vector<std::vector<double>>& seconds, std::size_t fastest) {
+        const double best_median = median(seconds[fastest]);
+        const double best_slowest = std::ranges::max(seconds[fastest]);
+        std::vector<bool> lost(seconds.size(), false);
+        for (std::size_t i = 0; i < seconds.size(); ++i)
+            lost[i] = i != fastest && !seconds[i].empty() &&
+                      median(seconds[i]) >= best_median * (1 + AutoTuner::required_gain) &&
+                      std::ranges::min(seconds[i]) > best_slowest;
+        return lost;
+    });
 }
 
 std::vector<bool> hopeless(const std::vector<Timings>& contenders) {
-    std::vector<double> medians;
-    for (const Timings& timings : contenders) {
-        const std::vector<double> seconds = timed(timings);
-        medians.push_back(seconds.empty() ? NAN : median(seconds));
-    }
-    double fastest = INFINITY;
-    for (const double m : medians)
-        if (!std::isnan(m)) fastest = std::min(fastest, m);
-    std::vector<bool> lost(contenders.size(), false);
-    for (std::size_t i = 1; i < medians.size(); ++i)
-        lost[i] = !std::isnan(medians[i]) && medians[i] >= fastest * AutoTuner::hopeless_factor;
-    return lost;
+    return lost_in_every_class(contenders, [](const std::vector<std::vector<double>>& seconds, std::size_t fastest) {
+        const double best_median = median(seconds[fastest]);
+        std::vector<bool> lost(seconds.size(), false);
+        for (std::size_t i = 0; i < seconds.size(); ++i)
+            lost[i] = !seconds[i].empty() && median(seconds[i]) >= best_median * AutoTuner::hopeless_factor;
+        return lost;
+    });
 }
 
 AutoTuner::AutoTuner(Opener opener, int most_contenders, const std::vector<std::pair<int, Source>>& counted)

@@ -122,11 +122,13 @@ struct Verdict {
 TrialResult race_result(const Timings& reference, const Timings& candidate);
 
 // Which contenders (position 0 is the reference, never dropped) clearly lost to the fastest: their
-// median slower by required_gain and every one of their times slower than every one of its.
+// median slower by required_gain and every one of their times slower than every one of its, in
+// every block-size class where they were timed beside another contender.
 std::vector<bool> clearly_lost(const std::vector<Timings>& contenders);
 
 // Which contenders (position 0 never) are hopeless after a call or two: their median at least
-// hopeless_factor times the fastest's, a gap no noise a race must tell apart spans.
+// hopeless_factor times the fastest's, in every class where they were timed beside another: a gap
+// wider than the noise a race must tell apart.
 std::vector<bool> hopeless(const std::vector<Timings>& contenders);
 
 class AutoTuner {

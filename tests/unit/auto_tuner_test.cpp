@@ -130,6 +130,23 @@ TEST(AutoTuner, hopeless_candidates_are_dropped_after_one_call_and_the_reference
         << "within the factor, or never timed, is no loss yet";
 }
 
+// The v and w forms' calls mix block sizes: a candidate timed on a large call is no loser beside a
+// small call of the fastest, and loses only in every class where both were timed.
+TEST(AutoTuner, losses_count_only_within_a_block_size_class) {
+    const int n = AutoTuner::stage_samples[0];
+    EXPECT_EQ(hopeless({timings(n, 10e-6, 1), timings(n, 100e-6, 5)}), (std::vector<bool>{false, false}));
+    Timings mixed = timings(2, 30e-6, 1);
+    const Timings large = timings(2, 100e-6, 5);
+    mixed.seconds.insert(mixed.seconds.end(), large.seconds.begin(), large.seconds.end());
+    mixed.classes.insert(mixed.classes.end(), large.classes.begin(), large.classes.end());
+    Timings reference = timings(2, 10e-6, 1);
+    const Timings reference_large = timings(2, 90e-6, 5);
+    reference.seconds.insert(reference.seconds.end(), reference_large.seconds.begin(), reference_large.seconds.end());
+    reference.classes.insert(reference.classes.end(), reference_large.classes.begin(), reference_large.classes.end());
+    EXPECT_EQ(hopeless({reference, mixed}), (std::vector<bool>{false, false})) << "close in class 5";
+    EXPECT_EQ(clearly_lost({reference, mixed}), (std::vector<bool>{false, true})) << "slower in both classes";
+}
+
 // One candidate against native: a warm-up call each, then each twice in a row with the second
 // timed; a clear winner is decided at the second checkpoint, and later calls follow it.
 TEST(AutoTuner, a_clear_winner_is_decided_after_the_second_stage) {
