@@ -1008,8 +1008,9 @@ def multihop_section(smpi_path, sim_path, output):
            "virtual k-ary n-cube, nodes' dimensions first (Selvitopi and Aykanat, SC 2019). Every variant of a row "
            "ran side by side in one simulation on the cluster of the next section; `auto` in one of its own with "
            "the default settings, past its lazy Phase 1 and its trial. Each batch's commit: `bench/smpi/README.md`, "
-           "section 6 (auto at 4 B: a5d829f and 4fe0744, every call after a barrier; at 1 KiB: 5cfaa42 and 6665e78, "
-           "its trial in back-to-back warm-up calls).\n"]
+           "section 6 (auto at 4 B: 612e09b on the random graphs, its trial in three stages, a5d829f on the Moore "
+           "grids, every call after a barrier; at 1 KiB: 5cfaa42 and 6665e78, its trial in back-to-back warm-up "
+           "calls).\n"]
     sim_rows = read_csv(sim_path) if sim_path else []
     if smpi_path:
         rows = read_csv(smpi_path)
