@@ -30,43 +30,47 @@ void execute(const Experiment& experiment, const VariantCommunicator& communicat
     NeighborExchange exchange(comm, experiment.collective, experiment.form, experiment.bytes, calls::Path::library,
                               Scope::neighborhood, blocks);
     const auto before = library_snapshot(comm);
+    const auto run = [&exchange] { exchange.run(); };
+    // The warm-up calls, where auto mode's Phase 1 and trial run, apart: the figures per call are
+    // the timed calls'.
+    time_repetitions(options.warmup, 0, control, run);
+    const auto settled = library_snapshot(comm);
     // The repetitions' times, then the library's figures, all reduced to their maximum at once.
-    std::vector<double> maxima =
-        time_repetitions(options.warmup, options.repetitions, control, [&exchange] { exchange.run(); });
+    std::vector<double> maxima = time_repetitions(0, options.repetitions, control, run);
     const auto repetitions = maxima.size();
     maxima.resize(repetitions + library_column_count, no_figure);
     const auto after = library_snapshot(comm);
 
     // Messages, bytes, the share of calls the library ran itself, and the bytes between nodes with
-    // the old and the new ranks: summed over the ranks. Calls the library left to native MPI (auto
-    // mode) send native MPI's one message per out-edge.
+    // the old and the new ranks, per timed call: summed over the ranks. Calls the library left to
+    // native MPI (auto mode) send native MPI's one message per out-edge.
     const double out_degree = static_cast<double>(exchange.out_degree());
     const double native_bytes = exchange.bytes_per_call();
     double sums[9] = {out_degree, native_bytes, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    if (before && after) {
+    if (before && settled && after) {
         for (int c = 0; c < library_column_count; ++c)
             maxima[repetitions + static_cast<std::size_t>(c)] = library_columns[c].per_rank(*before, *after);
-        const auto library_calls = static_cast<double>(after->calls - before->calls);
-        const auto native_calls = static_cast<double>(after->native_calls - before->native_calls);
+        const auto library_calls = static_cast<double>(after->calls - settled->calls);
+        const auto native_calls = static_cast<double>(after->native_calls - settled->native_calls);
         if (const double calls = library_calls + native_calls; calls > 0) {
-            sums[0] = (static_cast<double>(after->messages_sent - before->messages_sent) +
-                       static_cast<double>(after->native_call_messages - before->native_call_messages)) /
+            sums[0] = (static_cast<double>(after->messages_sent - settled->messages_sent) +
+                       static_cast<double>(after->native_call_messages - settled->native_call_messages)) /
                       calls;
-            sums[1] = (static_cast<double>(after->bytes_sent - before->bytes_sent) +
+            sums[1] = (static_cast<double>(after->bytes_sent - settled->bytes_sent) +
                        native_calls * native_bytes) /
                       calls;
             sums[2] = library_calls / calls;
         }
         if (library_calls > 0) {
-            sums[3] = static_cast<double>(after->internode_bytes_before - before->internode_bytes_before) /
+            sums[3] = static_cast<double>(after->internode_bytes_before - settled->internode_bytes_before) /
                       library_calls;
-            sums[4] = static_cast<double>(after->internode_bytes_after - before->internode_bytes_after) /
+            sums[4] = static_cast<double>(after->internode_bytes_after - settled->internode_bytes_after) /
                       library_calls;
             const unsigned long long nbrcomb_stats::*internode[] = {
                 &nbrcomb_stats::internode_messages, &nbrcomb_stats::internode_bytes,
                 &nbrcomb_stats::native_internode_messages, &nbrcomb_stats::native_internode_bytes};
             for (std::size_t i = 0; i < std::size(internode); ++i)
-                sums[5 + i] = static_cast<double>((*after).*internode[i] - (*before).*internode[i]) / library_calls;
+                sums[5 + i] = static_cast<double>((*after).*internode[i] - (*settled).*internode[i]) / library_calls;
         }
     }
 

@@ -12,7 +12,8 @@
 #   internode_bytes, internode_byte_ratio
 # direct is the library's one message per edge, what Open MPI and MPICH send (SMPI has no
 # neighborhood collectives of its own); median_us is simulated time, the median of the timed
-# calls (the slowest process counts); message_ratio is messages per call over direct's;
+# calls (the slowest process counts); message_ratio is messages per timed call over direct's (in
+# auto's rows made before nbrbench counted the timed calls alone, its warm-up calls too);
 # pattern_seconds is Phase 1 on the slowest process (simulated); valid is 1 where the data
 # received are what MPI prescribes. --multihop: routing over a process grid (dimwise, forward)
 # against direct, pairs and aggregation, allgather and alltoall, and auto after its trial
