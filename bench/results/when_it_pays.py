@@ -57,6 +57,10 @@ NOT_RUN = {
     ("moore:2:2", 4096): (
         "On Moore (2,2) at 4096 processes auto plans pairs, whose Phase 1 sends 2116 messages per process in 65 "
         "matching rounds there (nbrsim) and did not end in 40 minutes of simulation."),
+    ("moore:2:1", 4096): (
+        "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
+        "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
+        "takes as long again."),
 }
 NEXT_HEADING = "## Summary"
 
@@ -101,7 +105,11 @@ def by_shape(rows):
 
 def block_text(collective, size, topology):
     per = " per ghost value" if collective == "alltoallv" else ""
-    return f"{collective} {size} B{per}"
+    return f"{collective} {size_text(size)}{per}"
+
+
+def size_text(size):
+    return f"{size // 1024} KiB" if size >= 1024 and size % 1024 == 0 else f"{size} B"
 
 
 def verdict(ratio):
@@ -265,7 +273,7 @@ def section(rows, commit, csv_names, model, measured):
             variants = shapes[(topology, processes, collective, size)]
             ran = ran_like(variants, auto)
             timed = f", {time_against_best(variants)}" if auto > best * 1.05 and best < 1 else ""
-            out.append(f"- `{topology}`, {processes} processes, {collective} {size} B: auto {auto:.3f}, best "
+            out.append(f"- `{topology}`, {processes} processes, {collective} {size_text(size)}: auto {auto:.3f}, best "
                        f"{best:.3f}: {verdict}{timed}{above}; {ran}.")
         misses = [key for key, auto, best, _ in verdicts if auto > best * 1.05]
         if misses:
@@ -276,24 +284,26 @@ def section(rows, commit, csv_names, model, measured):
         not_run = [key for key in sorted(shapes) if "auto" not in shapes[key]]
         if not_run:
             out.append("")
-            out.append("Not run. " + " ".join(NOT_RUN.get(key[:2], f"`{key[0]}` at {key[1]} processes: not looked "
-                                                                    "into.") for key in not_run))
+            reasons = dict.fromkeys(NOT_RUN.get(key[:2], f"`{key[0]}` at {key[1]} processes: not looked into.")
+                                    for key in not_run)
+            out.append("Not run. " + " ".join(reasons))
         out.append("")
 
     out.append("### 4096 processes beside seed 000\n")
     out.append("Seed 000 measured friend-based combining (`pairs`) at 4K–8K processes on a real cluster: 0.29–0.50 "
                "of native's neighbor-allgather latency with small blocks. Here, 4096 simulated processes on 256 "
-               "nodes. On the stencils `pairs` and auto, whose Phase 1 plans pairs too, are out of reach there: "
-               "pairs' Phase 1 on Moore (2,2) sends 2116 messages per process in 65 matching rounds (nbrsim), as "
-               "many as 88 of direct's calls, and its setup did not end in 40 minutes; so the model below prices "
-               "them. On the mesh and its first multigrid level (about 100 and 150 Phase 1 messages per process) "
-               "both ran: the first table above.\n")
+               "nodes. `pairs` and auto, whose Phase 1 plans pairs too, ran where pairs' Phase 1 is small: on Moore "
+               "(2,1) (160 messages per process in 34 matching rounds, nbrsim), the mesh and its first multigrid "
+               "level (about 100 and 150; the first table above). On Moore (2,2) and (3,1) it sends 2116 and 1112 "
+               "messages per process in 65 and 21 rounds, as many as 88 and 43 of direct's calls; pairs' setup on "
+               "(2,2) did not end in 40 minutes of simulation, so the model below prices `pairs` there. The other "
+               "variants side by side with direct in one simulation per line of `run.sh --4096`:\n")
     scale = [k for k in shapes if k[1] == 4096 and not k[0].startswith(("mesh:", "amg:"))]
     for key in sorted(scale):
         variants = shapes[key]
         parts = ", ".join(f"`{v}` {float(r['ratio_to_direct']):.3f}" for v, r in sorted(variants.items())
                           if v != "direct")
-        out.append(f"- `{key[0]}`, {key[2]} {key[3]} B: direct {float(variants['direct']['median_us']):.2f} µs; "
+        out.append(f"- `{key[0]}`, {key[2]} {size_text(key[3])}: direct {float(variants['direct']['median_us']):.2f} µs; "
                    f"{parts}.")
     out.append("")
 
