@@ -122,12 +122,13 @@ if [[ $applications -eq 1 ]]; then
 fi
 
 # Seed 000's scale: 256 nodes of 16, 4 B and 1 KiB allgather and alltoall on Moore (2,1), 4 B on
-# (3,1) and (2,2): an alltoall of 1 KiB took up to 15 minutes of simulation per variant on (2,1). A call of direct's 4 B allgather on Moore (2,2) costs the
-# simulator about 14 s of one core there, the setup of the communicators about 3 minutes; pairs'
-# Phase 1 sends 2116 messages per process there in 65 matching rounds (nbrsim), as many as 88 of
-# direct's calls, and did not finish in 40 minutes, so pairs and auto are left to nbrsim there, as
-# is Erdos-Renyi delta 0.05, whose experiments did not end in 93 minutes (README.md, section 6). On
-# Moore (2,1) pairs' Phase 1 sends 160 messages per process (34 rounds), the mesh's order.
+# (3,1) and (2,2): an alltoall of 1 KiB took up to 15 minutes of simulation per variant on (2,1). A
+# call of direct's 4 B allgather on Moore (2,2) costs the simulator about 14 s of one core there,
+# the setup of the communicators about 3 minutes; pairs' Phase 1 sends 2116 messages per process
+# there in 65 matching rounds (nbrsim), as many as 88 of direct's calls, and did not finish in 40
+# minutes, so pairs and auto are left to nbrsim there, as is Erdos-Renyi delta 0.05, whose
+# experiments did not end in 93 minutes (README.md, section 6). On Moore (2,1) pairs' Phase 1 sends
+# 160 messages per process (34 rounds), the mesh's order: pairs and auto run there.
 if [[ $scale -eq 1 ]]; then
   for line in "4096 moore:2:1 allgather,alltoall blocking 4,1024 pairs,dimwise,aggregate,forward" \
               "4096 moore:3:1,moore:2:2 allgather,alltoall blocking 4 dimwise,aggregate,forward" \
