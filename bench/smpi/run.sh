@@ -122,7 +122,7 @@ if [[ $applications -eq 1 ]]; then
 fi
 
 # Seed 000's scale: 256 nodes of 16, 4 B and 1 KiB allgather and alltoall on Moore (2,1), 4 B on
-# (3,1) and (2,2): an alltoall of 1 KiB took up to 15 minutes of simulation per variant on (2,1). A
+# (3,1) and (2,2): with the 1 KiB blocks an experiment took up to 15 minutes of simulation on (2,1). A
 # call of direct's 4 B allgather on Moore (2,2) costs the simulator about 14 s of one core there,
 # the setup of the communicators about 3 minutes; pairs' Phase 1 sends 2116 messages per process
 # there in 65 matching rounds (nbrsim), as many as 88 of direct's calls, and did not finish in 40
