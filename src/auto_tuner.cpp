@@ -136,6 +136,17 @@ std::vector<bool> clearly_lost(const std::vector<Timings>& contenders) {
     });
 }
 
+std::vector<bool> cannot_win(const std::vector<Timings>& contenders) {
+    return lost_in_every_class(contenders, [](const std::vector<std::vector<double>>& seconds, std::size_t) {
+        std::vector<bool> lost(seconds.size(), false);
+        if (seconds[0].empty()) return lost;
+        const double reference = median(seconds[0]);
+        for (std::size_t i = 1; i < seconds.size(); ++i)
+            lost[i] = !seconds[i].empty() && median(seconds[i]) >= reference;
+        return lost;
+    });
+}
+
 std::vector<bool> hopeless(const std::vector<Timings>& contenders) {
     return lost_in_every_class(contenders, [](const std::vector<std::vector<double>>& seconds, std::size_t fastest) {
         const double best_median = median(seconds[fastest]);
@@ -295,10 +306,16 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
     }
     std::vector<bool> racing(count, false);
     for (const int p : shape.live) racing[static_cast<std::size_t>(p)] = true;
-    if (shape.stage < stages) {  // the hopeless go after the first stage, the clear losers after the second
+    // The hopeless go after the first stage; after the second the clear losers, and those no faster
+    // than the reference, which a third stage would only confirm.
+    if (shape.stage < stages) {
         std::vector<Timings> live;
         for (const int p : shape.live) live.push_back(timings[static_cast<std::size_t>(p)]);
-        const std::vector<bool> lost = shape.stage == 1 ? hopeless(live) : clearly_lost(live);
+        std::vector<bool> lost = shape.stage == 1 ? hopeless(live) : clearly_lost(live);
+        if (shape.stage == 2) {
+            const std::vector<bool> behind = cannot_win(live);
+            for (std::size_t i = 0; i < lost.size(); ++i) lost[i] = lost[i] || behind[i];
+        }
         for (std::size_t i = 0; i < lost.size(); ++i)
             if (lost[i]) racing[static_cast<std::size_t>(shape.live[i])] = false;
     }

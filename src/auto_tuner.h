@@ -126,6 +126,10 @@ TrialResult race_result(const Timings& reference, const Timings& candidate);
 // every block-size class where they were timed beside another contender.
 std::vector<bool> clearly_lost(const std::vector<Timings>& contenders);
 
+// Which contenders (position 0, the reference, never) cannot win: their median no faster than the
+// reference's in every class where both were timed, when winning takes required_gain faster.
+std::vector<bool> cannot_win(const std::vector<Timings>& contenders);
+
 // Which contenders (position 0 never) are hopeless after a call or two: their median at least
 // hopeless_factor times the fastest's, in every class where they were timed beside another: a gap
 // wider than the noise a race must tell apart.
@@ -141,8 +145,8 @@ public:
     // processes leave a multi-round schedule at different times), and the first after a switch
     // would be charged with the other way's. stage_samples[s] of them each in stage s. After the
     // first, a checkpoint drops the hopeless (a losing race then costs a candidate 3 calls, not
-    // 7), and decides native where no candidate is left; after the second, the clear losers go,
-    // and the shape is decided where one candidate is left and clearly faster or none is; the
+    // 7), and decides native where no candidate is left; after the second, the clear losers and
+    // those no faster than the reference go, and the shape is decided where one candidate is left and clearly faster or none is; the
     // rest run the third stage, and its checkpoint decides.
     static constexpr int stages = 3;
     static constexpr int stage_samples[stages] = {1, 2, 3};

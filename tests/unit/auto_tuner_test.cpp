@@ -120,6 +120,20 @@ TEST(AutoTuner, clear_losers_are_dropped_and_the_reference_never) {
         << "close or overlapping times are no clear loss";
 }
 
+// After the second stage a candidate no faster than the reference goes too, though close to it: the
+// third stage could only confirm it; faster in one class of two keeps it.
+TEST(AutoTuner, candidates_no_faster_than_the_reference_cannot_win) {
+    const int n = AutoTuner::stage_samples[0] + AutoTuner::stage_samples[1];
+    EXPECT_EQ(cannot_win({timings(n, 10e-6), timings(n, 10.2e-6), timings(n, 9e-6), timings(n, 10e-6)}),
+              (std::vector<bool>{false, true, false, true}));
+    Timings mixed = timings(n, 11e-6, 1);
+    mixed.seconds.back() = 8e-6;
+    mixed.classes.back() = 5;
+    Timings reference = timings(n, 10e-6, 1);
+    reference.classes.back() = 5;
+    EXPECT_EQ(cannot_win({reference, mixed}), (std::vector<bool>{false, false})) << "faster in class 5";
+}
+
 // The hopeless go after the first stage, one timed call each: a median at least hopeless_factor
 // times the fastest contender's; the reference stays whatever its time.
 TEST(AutoTuner, hopeless_candidates_are_dropped_after_one_call_and_the_reference_never) {
