@@ -146,8 +146,8 @@ public:
     // would be charged with the other way's. stage_samples[s] of them each in stage s. After the
     // first, a checkpoint drops the hopeless (a losing race then costs a candidate 3 calls, not
     // 7), and decides native where no candidate is left; after the second, the clear losers and
-    // those no faster than the reference go, and the shape is decided where one candidate is left and clearly faster or none is; the
-    // rest run the third stage, and its checkpoint decides.
+    // those no faster than the reference go, and the shape is decided where one candidate is left
+    // and clearly faster or none is; the rest run the third stage, and its checkpoint decides.
     static constexpr int stages = 3;
     static constexpr int stage_samples[stages] = {1, 2, 3};
     static constexpr int samples_per_contender = stage_samples[0] + stage_samples[1] + stage_samples[2];
