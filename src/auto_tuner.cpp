@@ -307,7 +307,7 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
     std::vector<bool> racing(count, false);
     for (const int p : shape.live) racing[static_cast<std::size_t>(p)] = true;
     // The hopeless go after the first stage; after the second the clear losers, and those no faster
-    // than the reference, which a third stage would only confirm.
+    // than the reference, which a third stage would rarely turn.
     if (shape.stage < stages) {
         std::vector<Timings> live;
         for (const int p : shape.live) live.push_back(timings[static_cast<std::size_t>(p)]);

@@ -121,6 +121,12 @@ def verdict(ratio):
     return "faster" if ratio <= 0.97 else "slower" if ratio >= 1.03 else "tie"
 
 
+def ratios_with_verdicts(variants):
+    """Every variant but direct: its ratio to direct and its verdict, by name."""
+    return ", ".join(f"`{v}` {float(r['ratio_to_direct']):.3f} ({verdict(float(r['ratio_to_direct']))})"
+                     for v, r in sorted(variants.items()) if v != "direct")
+
+
 def when_it_pays_table(shapes):
     out = ["| topology | processes | call, block | best algorithm | its ratio to direct | auto's ratio | "
            "where |", "|---|---:|---|---|---:|---:|---|"]
@@ -272,13 +278,13 @@ def section(rows, commit, csv_names, model, measured):
     if verdicts:
         out.append("**Auto against the best** (direct included; the bar: within 5 % of the best, and never above "
                    "1.03 of direct):\n")
-        for (topology, processes, collective, size), auto, best, verdict in verdicts:
+        for (topology, processes, collective, size), auto, best, standing in verdicts:
             above = " — **above 1.03 of direct**" if auto > 1.03 else ""
             variants = shapes[(topology, processes, collective, size)]
             ran = ran_like(variants, auto)
             timed = f", {time_against_best(variants)}" if auto > best * 1.05 and best < 1 else ""
             out.append(f"- `{topology}`, {processes} processes, {collective} {size_text(size)}: auto {auto:.3f}, best "
-                       f"{best:.3f}: {verdict}{timed}{above}; {ran}.")
+                       f"{best:.3f}: {standing}{timed}{above}; {ran}.")
         misses = [key for key, auto, best, _ in verdicts if auto > best * 1.05]
         if misses:
             out.append("")
@@ -305,8 +311,7 @@ def section(rows, commit, csv_names, model, measured):
     scale = [k for k in shapes if k[1] == 4096 and not k[0].startswith(("mesh:", "amg:"))]
     for key in sorted(scale):
         variants = shapes[key]
-        parts = ", ".join(f"`{v}` {float(r['ratio_to_direct']):.3f}" for v, r in sorted(variants.items())
-                          if v != "direct")
+        parts = ratios_with_verdicts(variants)
         out.append(f"- `{key[0]}`, {key[2]} {size_text(key[3])}: direct {float(variants['direct']['median_us']):.2f} µs; "
                    f"{parts}.")
     out.append("")
@@ -352,8 +357,7 @@ def section(rows, commit, csv_names, model, measured):
                "same construction on this repository's matrices with at least 1024 rows:\n")
     for key in sorted(k for k in shapes if k[0].startswith("matrix:")):
         variants = shapes[key]
-        parts = ", ".join(f"`{v}` {float(r['ratio_to_direct']):.3f}" for v, r in sorted(variants.items())
-                          if v != "direct")
+        parts = ratios_with_verdicts(variants)
         out.append(f"- `{key[0]}`, {key[1]} processes, {key[3]} B per neighbor: {parts}.")
     out.append("")
 

@@ -121,7 +121,7 @@ TEST(AutoTuner, clear_losers_are_dropped_and_the_reference_never) {
 }
 
 // After the second stage a candidate no faster than the reference goes too, though close to it: the
-// third stage could only confirm it; faster in one class of two keeps it.
+// third stage would rarely turn it; faster in one class of two keeps it.
 TEST(AutoTuner, candidates_no_faster_than_the_reference_cannot_win) {
     const int n = AutoTuner::stage_samples[0] + AutoTuner::stage_samples[1];
     EXPECT_EQ(cannot_win({timings(n, 10e-6), timings(n, 10.2e-6), timings(n, 9e-6), timings(n, 10e-6)}),
