@@ -1071,8 +1071,8 @@ def multihop_findings(rows):
         "0.24) and a wire latency (0.35), one within a node 0.21 + 0.04 + 0.24 + 0.04, the last one unprobed: "
         "7.5 µs, 0.47 of the measured direct's 16.1 µs, and `forward` measures 7.5 µs. Fewer rounds mean k − 1 > "
         "1 messages per round, which the model prices higher (4-ary: 3 messages in each of 4 rounds, 10.1 µs), and "
-        "aggregation and `dimwise` measure 0.52–0.55: the model prices no schedule of these families below 0.45 "
-        "there, and `forward` meets the target only at its edge.",
+        "aggregation and `dimwise` measure 0.52–0.55: `forward` is the one schedule of these families that "
+        "meets the target there, at its edge.",
         "- **Larger blocks.** At 1 KiB the node's one network link, shared by 16 processes, limits direct sends; "
         "allgather over a grid forwards each block once per hop and still gains on every stencil. The "
         "estimate charges a round's bytes at the longer of the busiest process's per-byte costs and its "
