@@ -10,10 +10,13 @@ namespace {
 
 std::atomic<std::uint64_t> next_identity{1};
 
-// A duplicate has the same type map, under an identity of its own.
+// A duplicate has the same type map, under an identity of its own, and is never predefined,
+// even where the original is (MPI_Type_dup(MPI_DOUBLE)): the program frees it, and its handle
+// comes back for another datatype.
 int copy_facts(MPI_Datatype, int, void*, void* value_in, void* value_out, int* flag) {
     auto* copy = new DatatypeFacts(*static_cast<const DatatypeFacts*>(value_in));
     copy->identity = next_identity++;
+    copy->predefined = false;
     *static_cast<void**>(value_out) = copy;
     *flag = 1;
     return MPI_SUCCESS;
@@ -97,15 +100,6 @@ void follow_constructor(MPI_Datatype type, DatatypeFacts& facts) {
     const std::vector<MPI_Aint>& addrs = contents.addresses;
     RunTracker run;
     switch (contents.combiner) {
-    case MPI_COMBINER_F90_REAL:
-    case MPI_COMBINER_F90_COMPLEX:
-    case MPI_COMBINER_F90_INTEGER: {
-        MPI_Aint true_lb = 0, true_extent = 0;
-        PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-        facts.plain = true_extent == facts.size;
-        facts.start = true_lb;
-        return;
-    }
     case MPI_COMBINER_DUP:
     case MPI_COMBINER_RESIZED: {  // the type map unchanged
         const DatatypeFacts old = datatype_facts(contents.types[0]);
@@ -162,7 +156,9 @@ DatatypeFacts analyze(MPI_Datatype type) {
     facts.size = static_cast<MPI_Aint>(size);
     int integer_count = 0, address_count = 0, type_count = 0, combiner = MPI_COMBINER_NAMED;
     PMPI_Type_get_envelope(type, &integer_count, &address_count, &type_count, &combiner);
-    facts.predefined = combiner == MPI_COMBINER_NAMED;
+    // The types of Fortran kinds (MPI_Type_create_f90_*) are predefined too: nobody frees them.
+    facts.predefined = combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL ||
+                       combiner == MPI_COMBINER_F90_COMPLEX || combiner == MPI_COMBINER_F90_INTEGER;
     if (!facts.predefined) {
         follow_constructor(type, facts);
         return facts;

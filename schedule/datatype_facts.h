@@ -14,6 +14,8 @@ struct DatatypeFacts {
     // again under the same handle gets another one, so a schedule cached for the old one is
     // never taken for the new one. A duplicate gets its own.
     std::uint64_t identity = 0;
+    // Lives as long as the MPI and is never freed: a named type or a Fortran kind's, never a
+    // duplicate of one (which the program frees like any derived type).
     bool predefined = false;
     // The type map is one gap-free run of bytes in memory order, so that its bytes can be
     // moved with memcpy. Size and extent alone never show it: a type map may list the bytes of
