@@ -3,14 +3,13 @@
 
 #include "schedule/schedule.h"
 
-
 namespace nbrcomb::detail {
 
 // Blocks whose type maps are gap-free runs in memory order (datatype_facts.h) are copied with
-// memmove; any other pair of types goes through
-// MPI_Pack into a staging buffer and MPI_Unpack out of it. Like a receive, a source longer than
-// the target fails with MPI_ERR_TRUNCATE and writes nothing; a shorter one fills the target's
-// leading bytes.
+// memmove; any other pair of types goes through MPI_Pack into a staging buffer and MPI_Unpack
+// out of it, or as a message to this process where those move fewer bytes than the types hold.
+// Like a receive, a source longer than the target fails with MPI_ERR_TRUNCATE and writes
+// nothing; a shorter one fills the target's leading bytes. Errors are returned, never raised.
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block);
 
 }  // namespace nbrcomb::detail
