@@ -3,6 +3,7 @@
 #include "native_quirks.h"
 
 #include <sched.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -22,7 +23,8 @@ enum Topic : std::uint64_t {
     edge_unit_topic,
     layout_topic,
     fill_topic,
-    wait_topic
+    wait_topic,
+    timing_topic
 };
 
 constexpr int reference_tag = 7;
@@ -175,18 +177,30 @@ bool is_derived(MPI_Datatype type) {
     return combiner != MPI_COMBINER_NAMED;
 }
 
-// types with every derived type replaced by a duplicate, which duplicates lists for freeing.
-CallTypes duplicated(const CallTypes& types, std::vector<MPI_Datatype>& duplicates) {
-    const auto duplicate = [&](MPI_Datatype type) {
-        if (type == MPI_DATATYPE_NULL || !is_derived(type)) return type;
+// types with every type replaced by another of the same type map, which made lists for freeing:
+// a duplicate (MPI_Type_dup, of a predefined type too), or a derived type's layout built again
+// from its draws.
+CallTypes replaced(const CallTypes& types, EarlyFree how, const std::vector<Layout>& layouts,
+                   std::vector<MPI_Datatype>& made) {
+    std::vector<std::pair<MPI_Datatype, MPI_Datatype>> replacements;  // one per type, however often named
+    const auto replace = [&](MPI_Datatype type) {
+        if (type == MPI_DATATYPE_NULL || (how == EarlyFree::remade && !is_derived(type))) return type;
+        for (const auto& [original, replacement] : replacements)
+            if (original == type) return replacement;
         MPI_Datatype copy = MPI_DATATYPE_NULL;
-        MPI_Type_dup(type, &copy);
-        duplicates.push_back(copy);
+        if (how == EarlyFree::duplicates) {
+            MPI_Type_dup(type, &copy);
+        } else {
+            const auto layout = std::ranges::find(layouts, type, &Layout::type);
+            copy = remade_layout(*layout).type;
+        }
+        replacements.emplace_back(type, copy);
+        made.push_back(copy);
         return copy;
     };
-    CallTypes copy{duplicate(types.send), duplicate(types.recv), {}, {}};
-    for (const MPI_Datatype type : types.sends) copy.sends.push_back(duplicate(type));
-    for (const MPI_Datatype type : types.recvs) copy.recvs.push_back(duplicate(type));
+    CallTypes copy{replace(types.send), replace(types.recv), {}, {}};
+    for (const MPI_Datatype type : types.sends) copy.sends.push_back(replace(type));
+    for (const MPI_Datatype type : types.recvs) copy.recvs.push_back(replace(type));
     return copy;
 }
 
@@ -201,8 +215,8 @@ struct Op {
     std::vector<int> sendcounts, sdispls, recvcounts, rdispls;
     std::vector<MPI_Aint> byte_sdispls, byte_rdispls;
     CallTypes types;
-    // What the call in flight was given: types, or their duplicates where they are freed early;
-    // MPI reads its arrays until the operation completes.
+    // What the call in flight was given: types, or others of the same type maps where they are
+    // freed early; MPI reads its arrays until the operation completes.
     CallTypes in_flight;
     std::vector<Block> send_blocks, recv_blocks;  // per destination, per source
     Buffer send, sent, recv, expected;
@@ -368,26 +382,69 @@ int poll(const Watch& watch, const std::string& what, Test test) {
     }
 }
 
-// Completes the requests by polling: MPI_Testall on all at once (where testall_works), or
-// MPI_Test on one after the other in an order of this rank's own. Returns the first request's
-// error where MPI_Testall says MPI_ERR_IN_STATUS.
-int wait_for(std::vector<MPI_Request>& requests, bool testall_works, Random& random, const Watch& watch,
+// The first failed request's error where a call that completes several says MPI_ERR_IN_STATUS.
+int first_error(int code, const std::vector<MPI_Status>& statuses, int count) {
+    if (code != MPI_ERR_IN_STATUS) return code;
+    for (int i = 0; i < count; ++i)
+        if (statuses[static_cast<std::size_t>(i)].MPI_ERROR != MPI_SUCCESS)
+            return statuses[static_cast<std::size_t>(i)].MPI_ERROR;
+    return code;
+}
+
+// The ways an application completes requests: polling, or blocking in the MPI (where a rank
+// blocks past the deadline, the alarm finds it).
+enum class Completion { testall, test_each, waitall, waitany, waitsome, wait_each };
+
+// Completes the requests in a way of this rank's own: MPI_Testall or MPI_Waitall on all at once,
+// MPI_Waitany or MPI_Waitsome until none is left, or MPI_Test or MPI_Wait on one after the other
+// in an order of its own; the calls on several requests only where several_at_once. Returns the
+// first error.
+int wait_for(std::vector<MPI_Request>& requests, bool several_at_once, Random& random, const Watch& watch,
              const std::string& what) {
-    if (testall_works && random.chance(1, 2)) {
-        std::vector<MPI_Status> statuses(requests.size());
-        const int code = poll(watch, what, [&](int& done) {
-            return MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, statuses.data());
-        });
-        if (code != MPI_ERR_IN_STATUS) return code;
-        for (const MPI_Status& status : statuses)
-            if (status.MPI_ERROR != MPI_SUCCESS) return status.MPI_ERROR;
-        return code;
+    std::vector<Completion> ways{Completion::test_each, Completion::wait_each};
+    if (several_at_once)
+        ways.insert(ways.end(), {Completion::testall, Completion::waitall, Completion::waitsome, Completion::waitany});
+    const Completion way = random.pick(ways);
+    const int count = static_cast<int>(requests.size());
+    std::vector<MPI_Status> statuses(requests.size());
+    switch (way) {
+        case Completion::testall: {
+            const int code = poll(watch, what, [&](int& done) {
+                return MPI_Testall(count, requests.data(), &done, statuses.data());
+            });
+            return first_error(code, statuses, count);
+        }
+        case Completion::waitall:
+            return first_error(MPI_Waitall(count, requests.data(), statuses.data()), statuses, count);
+        case Completion::waitany:
+            for (int left = count; left > 0; --left) {
+                int index = MPI_UNDEFINED;
+                if (const int code = MPI_Waitany(count, requests.data(), &index, MPI_STATUS_IGNORE); code != MPI_SUCCESS)
+                    return code;
+                if (index == MPI_UNDEFINED) break;
+            }
+            return MPI_SUCCESS;
+        case Completion::waitsome: {
+            std::vector<int> indices(requests.size());
+            while (true) {
+                int done = MPI_UNDEFINED;
+                const int code = MPI_Waitsome(count, requests.data(), &done, indices.data(), statuses.data());
+                if (code != MPI_SUCCESS) return first_error(code, statuses, done);
+                if (done == MPI_UNDEFINED) return MPI_SUCCESS;
+            }
+        }
+        case Completion::test_each:
+        case Completion::wait_each:
+            break;
     }
     std::vector<std::size_t> order(requests.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     random.shuffle(order);
     for (const std::size_t i : order) {
-        const int code = poll(watch, what, [&](int& done) { return MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE); });
+        const int code =
+            way == Completion::wait_each
+                ? MPI_Wait(&requests[i], MPI_STATUS_IGNORE)
+                : poll(watch, what, [&](int& done) { return MPI_Test(&requests[i], &done, MPI_STATUS_IGNORE); });
         if (code != MPI_SUCCESS) return code;
     }
     return MPI_SUCCESS;
@@ -454,14 +511,14 @@ struct Problem {
     }
 };
 
-// Issues op's call in form (the persistent form only initializes), with duplicates of its
-// derived types that are freed right after the call where free_early says so.
-int issue(Op& op, Form form, bool free_early) {
-    std::vector<MPI_Datatype> duplicates;
-    op.in_flight = free_early ? duplicated(op.types, duplicates) : op.types;
+// Issues op's call in form (the persistent form only initializes); where the case frees its types
+// early, with others of the same type maps, freed right after the call.
+int issue(Op& op, Form form, EarlyFree early_free) {
+    std::vector<MPI_Datatype> made;
+    op.in_flight = early_free == EarlyFree::none ? op.types : replaced(op.types, early_free, op.layouts, made);
     const int code = op.arguments(op.in_flight).call(calls::Path::library, op.spec->collective, form, &op.request);
     // MPI_Type_free resets the handle it is given: free copies, the call may still read the arrays.
-    for (MPI_Datatype type : duplicates) MPI_Type_free(&type);
+    for (MPI_Datatype type : made) MPI_Type_free(&type);
     return code;
 }
 
@@ -501,10 +558,17 @@ int start(std::vector<MPI_Request>& requests, Random& random) {
     return MPI_SUCCESS;
 }
 
-// Runs every operation spec.calls times in spec.form, each run checked; notes the rank's
+// Now and then a pause of up to timing.max_pause_us, where timing asks for pauses.
+void pause(const Timing& timing, Random& draws) {
+    if (timing.seed == 0 || draws.chance(1, 2)) return;
+    usleep(static_cast<useconds_t>(draws.between(1, timing.max_pause_us)));
+}
+
+// Runs every operation spec.calls times in spec.form (in a case of mixed forms, each in its own),
+// each run checked; frees the communicators early where the case says so. Notes the rank's
 // first problem.
-void run_calls(const CaseSpec& spec, const std::vector<MPI_Comm>& comms, const Neighbors& neighbors,
-               MPI_Comm reference_comm, const Watch& watch, Problem& problem) {
+void run_calls(const CaseSpec& spec, std::vector<MPI_Comm>& comms, const Neighbors& neighbors,
+               MPI_Comm reference_comm, const Watch& watch, const Timing& timing, Problem& problem) {
     const int rank = problem.rank;
     std::vector<Op> ops;
     ops.reserve(spec.ops.size());
@@ -512,10 +576,11 @@ void run_calls(const CaseSpec& spec, const std::vector<MPI_Comm>& comms, const N
         ops.push_back(build_op(spec, spec.ops[i], static_cast<int>(i), comms[spec.ops[i].comm], neighbors, rank));
     if (watch.verbose) print_layouts(ops, rank);
     Random random{spec.seed, wait_topic, u64(rank)};
+    Random pauses{timing.seed, timing_topic, spec.seed, u64(rank)};
 
     if (spec.form == Form::persistent) {
         for (Op& op : ops)
-            if (const int code = issue(op, Form::persistent, spec.free_types_early); code != MPI_SUCCESS)
+            if (const int code = issue(op, Form::persistent, spec.early_free); code != MPI_SUCCESS)
                 problem.note(call_name(op.spec->collective, spec.form) + " returned " + error_text(code));
     }
     for (int call = 0; call < spec.calls; ++call) {
@@ -528,19 +593,27 @@ void run_calls(const CaseSpec& spec, const std::vector<MPI_Comm>& comms, const N
         if (spec.form == Form::persistent) {
             for (const Op& op : ops)
                 if (op.request != MPI_REQUEST_NULL) requests.push_back(op.request);
+            pause(timing, pauses);
             if (const int code = start(requests, random); code != MPI_SUCCESS)
                 problem.note(what + ": starting returned " + error_text(code));
         } else {
             for (Op& op : ops) {
-                if (const int code = issue(op, spec.form, spec.free_types_early); code != MPI_SUCCESS)
-                    problem.note(what + ": " + call_name(op.spec->collective, spec.form) + " returned " +
-                                 error_text(code));
+                if (spec.barriers && op.index > 0) MPI_Barrier(comms[0]);
+                pause(timing, pauses);
+                const Form form = op.spec->form;
+                if (const int code = issue(op, form, spec.early_free); code != MPI_SUCCESS)
+                    problem.note(what + ": " + call_name(op.spec->collective, form) + " returned " + error_text(code));
                 if (op.request != MPI_REQUEST_NULL) requests.push_back(op.request);
             }
+            if (spec.free_comms_early && call + 1 == spec.calls)
+                for (MPI_Comm& comm : comms)
+                    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
         }
         if (!requests.empty()) {
-            const bool testall_works = spec.form != Form::persistent || !native_quirks.testall_fails_on_persistent;
-            if (const int code = wait_for(requests, testall_works, random, watch, what); code != MPI_SUCCESS)
+            const bool several_at_once =
+                spec.form != Form::persistent || !native_quirks.completing_several_fails_on_persistent;
+            pause(timing, pauses);
+            if (const int code = wait_for(requests, several_at_once, random, watch, what); code != MPI_SUCCESS)
                 problem.note(what + ": waiting returned " + error_text(code));
             if (spec.form == Form::nonblocking)
                 for (Op& op : ops) op.request = MPI_REQUEST_NULL;
@@ -577,14 +650,14 @@ CaseOutcome agree(const Problem& problem, MPI_Comm comm) {
 
 }  // namespace
 
-CaseSpec draw_case(std::uint64_t seed, int index, int size, const Mode* forced_mode, bool library_loaded) {
+CaseSpec draw_case(std::uint64_t seed, int index, int size, const DrawOptions& options) {
     CaseSpec spec;
     spec.seed = mix({seed, u64(index)});
     spec.index = index;
     Random random(spec.seed);
     const Mode& drawn = random.pick(fuzz_modes());
-    spec.mode = forced_mode != nullptr ? forced_mode : &drawn;
-    spec.may_run_natively = !library_loaded || spec.mode->name == "off";
+    spec.mode = options.forced_mode != nullptr ? options.forced_mode : &drawn;
+    spec.may_run_natively = !options.library_loaded || spec.mode->name == "off";
     spec.graph = random_graph(size, spec.mode->complete_percent, spec.mode->stencil_percent, random);
     if (spec.may_run_natively && native_quirks.wrong_on_repeated_edges) remove_repeated_edges(spec.graph);
     spec.construction = random_construction(spec.graph, random);
@@ -604,12 +677,20 @@ CaseSpec draw_case(std::uint64_t seed, int index, int size, const Mode* forced_m
 
     const int op_count = random.chance(1, 2) ? 1 : random.between(2, 4);
     spec.two_comms = op_count > 1 && random.chance(1, 4);
-    spec.free_types_early = spec.form != Form::blocking && random.chance(1, 4);
+    if (spec.form != Form::blocking && random.below(100) < options.early_free_percent)
+        spec.early_free = random.chance(1, 2) ? EarlyFree::duplicates : EarlyFree::remade;
+    const bool nonblocking = spec.form == Form::nonblocking;
+    spec.mixed_forms = nonblocking && op_count > 1 && random.chance(1, 3);
+    spec.barriers = spec.form != Form::persistent && op_count > 1 && random.chance(1, 4);
+    const bool may_run_native_nonblocking = spec.may_run_natively || auto_mode;
+    spec.free_comms_early = nonblocking && random.chance(1, 4) &&
+                            !(may_run_native_nonblocking && native_quirks.crashes_when_comm_freed_in_flight);
     std::vector<Collective> collectives(std::begin(calls::all_collectives), std::end(calls::all_collectives));
     if (spec.may_run_natively && native_quirks.wrong_on_alltoallw) std::erase(collectives, Collective::alltoallw);
     for (int i = 0; i < op_count; ++i) {
         OpSpec op;
         op.collective = random.pick(collectives);
+        op.form = spec.mixed_forms && random.chance(1, 2) ? Form::blocking : spec.form;
         op.comm = spec.two_comms ? random.below(2) : 0;
         op.unit = random_signature(random);
         op.block_units = random.chance(1, 6) ? 0 : random.between(1, 12);
@@ -622,16 +703,20 @@ CaseSpec draw_case(std::uint64_t seed, int index, int size, const Mode* forced_m
 std::string describe(const CaseSpec& spec) {
     std::string ops;
     for (const OpSpec& op : spec.ops)
-        ops += (ops.empty() ? "" : "+") + std::string(calls::name_of(op.collective)) + (op.comm == 1 ? "(dup)" : "");
+        ops += (ops.empty() ? "" : "+") + std::string(calls::name_of(op.collective)) + (op.comm == 1 ? "(dup)" : "") +
+               (spec.mixed_forms && op.form == Form::blocking ? "(blocking)" : "");
     std::string text = ops + " " + calls::name_of(spec.form) + ", " + std::to_string(spec.calls) +
                        (spec.calls == 1 ? " call" : " calls");
-    if (spec.free_types_early) text += ", types freed early";
+    if (spec.barriers) text += ", barriers between";
+    if (spec.early_free == EarlyFree::duplicates) text += ", duplicates of the types freed early";
+    if (spec.early_free == EarlyFree::remade) text += ", types made anew and freed early";
+    if (spec.free_comms_early) text += ", communicators freed in flight";
     text += ", graph " + spec.graph.kind + " " + name_of(spec.construction.constructor) +
             (spec.construction.weighted ? " weighted" : "") + " P=" + std::to_string(spec.graph.size);
     return text;
 }
 
-CaseOutcome run_case(const CaseSpec& spec, MPI_Comm reference_comm, const Watch& watch) {
+CaseOutcome run_case(const CaseSpec& spec, MPI_Comm reference_comm, const Watch& watch, const Timing& timing) {
     Problem problem;
     MPI_Comm_rank(MPI_COMM_WORLD, &problem.rank);
 
@@ -657,7 +742,7 @@ CaseOutcome run_case(const CaseSpec& spec, MPI_Comm reference_comm, const Watch&
     }
     // The calls only where every rank has its communicators: a rank that calls alone would hang.
     if (on_all_ranks(problem.text.empty(), reference_comm))
-        run_calls(spec, comms, neighbors, reference_comm, watch, problem);
+        run_calls(spec, comms, neighbors, reference_comm, watch, timing, problem);
     for (MPI_Comm& comm : comms)
         if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
     return agree(problem, reference_comm);

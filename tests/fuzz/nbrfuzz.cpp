@@ -28,6 +28,8 @@ struct Options {
     int first = 0;
     int cases = 100;
     const Mode* mode = nullptr;
+    int early_free_percent = 25;
+    std::uint64_t perturb = 0;  // the seed of the pauses; 0: none
     int timeout_seconds = 60;
     bool stop_on_failure = false;
     bool progress = false;  // every case named before it runs
@@ -35,11 +37,14 @@ struct Options {
 };
 
 const char* const usage =
-    "usage: nbrfuzz [--seed S] [--cases N] [--first K] [--mode NAME] [--timeout SECONDS]\n"
-    "               [--stop-on-failure] [--progress] [--verbose]\n"
-    "Runs cases K..K+N-1 of seed S (defaults 1, 100, 0); --mode runs every case in that mode,\n"
-    "--timeout is how long one case may take before it counts as hung (60), --progress names\n"
-    "every case before it runs, --verbose also every rank's blocks and datatypes. Modes:";
+    "usage: nbrfuzz [--seed S] [--cases N] [--first K] [--mode NAME] [--free-early PERCENT]\n"
+    "               [--perturb SEED] [--timeout SECONDS] [--stop-on-failure] [--progress] [--verbose]\n"
+    "Runs cases K..K+N-1 of seed S (defaults 1, 100, 0) in one job; --mode runs every case in that\n"
+    "mode, --free-early frees the types of that percentage of the nonblocking and persistent cases\n"
+    "right after their calls start (25), --perturb pauses at random before starts and completions\n"
+    "(its own draws: the cases stay the same), --timeout is how long one case may take before it\n"
+    "counts as hung (60), --progress names every case before it runs, --verbose also every rank's\n"
+    "blocks and datatypes. Modes:";
 
 std::optional<long long> number(std::string_view text, long long min) {
     try {
@@ -81,6 +86,10 @@ std::optional<Options> parse(int argc, char** argv, std::string& error) {
             options.seed = static_cast<std::uint64_t>(*parsed);
         } else if (option == "--cases" && (parsed = number(value, 0))) {
             options.cases = static_cast<int>(*parsed);
+        } else if (option == "--free-early" && (parsed = number(value, 0)) && *parsed <= 100) {
+            options.early_free_percent = static_cast<int>(*parsed);
+        } else if (option == "--perturb" && (parsed = number(value, 0))) {
+            options.perturb = static_cast<std::uint64_t>(*parsed);
         } else if (option == "--first" && (parsed = number(value, 0))) {
             options.first = static_cast<int>(*parsed);
         } else if (option == "--timeout" && (parsed = number(value, 1))) {
@@ -121,10 +130,17 @@ struct Tally {
     }
 };
 
-// The line a developer pastes to run one case again.
-std::string reproduction(const char* program, int size, const Options& options, int index, const Mode& mode) {
-    return "mpiexec -n " + std::to_string(size) + " " + program + " --seed " + std::to_string(options.seed) +
-           " --first " + std::to_string(index) + " --cases 1 --mode " + mode.name;
+// The line a developer pastes to run cases first..last again, in one job as they ran; mode where
+// the job ran in one.
+std::string replay(const char* program, int size, const Options& options, int first, int last, const Mode* mode) {
+    std::string line = "mpiexec -n " + std::to_string(size) + " " + program + " --seed " +
+                       std::to_string(options.seed) + " --first " + std::to_string(first) + " --cases " +
+                       std::to_string(last - first + 1);
+    if (mode != nullptr) line += " --mode " + mode->name;
+    if (options.early_free_percent != Options{}.early_free_percent)
+        line += " --free-early " + std::to_string(options.early_free_percent);
+    if (options.perturb != 0) line += " --perturb " + std::to_string(options.perturb);
+    return line;
 }
 
 // What a rank says where it cannot go on: stuck in a call that never returns (a blocking
@@ -218,19 +234,22 @@ int main(int argc, char** argv) {
 
     Tally tally;
     for (int index = options.first; index < options.first + options.cases; ++index) {
-        const CaseSpec spec = draw_case(options.seed, index, size, options.mode, library_loaded);
-        const std::string repro = reproduction(argv[0], size, options, index, *spec.mode);
+        const CaseSpec spec = draw_case(options.seed, index, size,
+                                        {options.mode, library_loaded, options.early_free_percent});
+        const std::string repro = replay(argv[0], size, options, index, index, spec.mode);
         if (options.progress && rank == 0)
             std::printf("nbrfuzz case %d: %s, %s\n", index, spec.mode->name.c_str(), describe(spec).c_str());
         std::fflush(stdout);
 
         // Rank 0 speaks first where several give up; the alarm only where no rank polls.
         const auto timeout = std::chrono::seconds(options.timeout_seconds) + std::chrono::seconds(rank);
-        const std::string hang_head =
-            "nbrfuzz HANG case " + std::to_string(index) + ": " + repro + "  (" + describe(spec);
+        // A case may fail only after the cases before it in the job: the replay of the job up to it.
+        const std::string context =
+            describe(spec) + "; its job: " + replay(argv[0], size, options, options.first, index, options.mode);
+        const std::string hang_head = "nbrfuzz HANG case " + std::to_string(index) + ": " + repro + "  (" + context;
         hang_line.prepare(hang_head + "; rank " + std::to_string(rank) + " stuck in a call)\n");
-        crash_head.prepare("nbrfuzz CRASH case " + std::to_string(index) + ": " + repro + "  (" + describe(spec) +
-                           "; rank " + std::to_string(rank) + " got ");
+        crash_head.prepare("nbrfuzz CRASH case " + std::to_string(index) + ": " + repro + "  (" + context + "; rank " +
+                           std::to_string(rank) + " got ");
         alarm(static_cast<unsigned>(options.timeout_seconds + size + 2 + rank));
         Watch watch;
         watch.deadline = std::chrono::steady_clock::now() + timeout;
@@ -244,12 +263,12 @@ int main(int argc, char** argv) {
             say_last_words(words.data(), words.size());
             MPI_Abort(MPI_COMM_WORLD, 3);
         };
-        const CaseOutcome outcome = run_case(spec, reference_comm, watch);
+        const CaseOutcome outcome = run_case(spec, reference_comm, watch, {.seed = options.perturb});
         alarm(0);
 
         tally.count(*spec.mode, outcome.failed);
         if (outcome.failed && rank == 0)
-            std::printf("nbrfuzz FAIL case %d: %s  (%s; %s)\n", index, repro.c_str(), describe(spec).c_str(),
+            std::printf("nbrfuzz FAIL case %d: %s  (%s; %s)\n", index, repro.c_str(), context.c_str(),
                         outcome.problem.c_str());
         if (outcome.failed && options.stop_on_failure) break;
     }

@@ -62,13 +62,20 @@ public:
     Builder(const Builder&) = delete;
     Builder& operator=(const Builder&) = delete;
 
-    Layout finish(int repeats) {
-        if (unit_.elements.size() == 1 && repeats == 1 && random_.chance(1, 3))
-            return {unit_.elements[0], false, basic_name(unit_.elements[0])};
-        Piece piece = build(repeats, 0);
+    // The type of layout's unit and repeats, and how it was built.
+    void finish(Layout& layout) {
+        if (unit_.elements.size() == 1 && layout.repeats == 1 && random_.chance(1, 3)) {
+            layout.type = unit_.elements[0];
+            layout.derived = false;
+            layout.text = basic_name(unit_.elements[0]);
+            return;
+        }
+        Piece piece = build(layout.repeats, 0);
         std::erase(made_, piece.type);
         MPI_Type_commit(&piece.type);
-        return {piece.type, true, piece.text};
+        layout.type = piece.type;
+        layout.derived = true;
+        layout.text = piece.text;
     }
 
 private:
@@ -347,7 +354,19 @@ std::string describe(const Signature& unit) {
 }
 
 Layout random_layout(const Signature& unit, int repeats, Side side, Random& random) {
-    return Builder(unit, side, random).finish(repeats);
+    Layout recipe;
+    recipe.unit = unit;
+    recipe.repeats = repeats;
+    recipe.side = side;
+    recipe.draws = random.bits();
+    return remade_layout(recipe);
+}
+
+Layout remade_layout(const Layout& recipe) {
+    Layout layout = recipe;
+    Random draws(recipe.draws);
+    Builder(recipe.unit, recipe.side, draws).finish(layout);
+    return layout;
 }
 
 void free_layout(Layout& layout) {

@@ -23,11 +23,16 @@ std::string describe(const Signature& unit);
 // Receive types never touch a byte twice; send types may (the same element sent twice).
 enum class Side { send, receive };
 
-// A committed datatype and how it was built.
+// A committed datatype and how it was built: from what, and from which draws, so that the same
+// construction can be made again under a handle of its own (remade_layout).
 struct Layout {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     bool derived = false;  // predefined types are not freed
     std::string text;
+    Signature unit;
+    int repeats = 1;
+    Side side = Side::send;
+    std::uint64_t draws = 0;
 };
 
 // A committed datatype whose type signature is unit repeated `repeats` times (repeats >= 1),
@@ -38,6 +43,10 @@ struct Layout {
 // displacements and overlapping extents. The predefined type where unit is one element and
 // repeats is 1, now and then. The intermediate types are freed once the result is committed.
 Layout random_layout(const Signature& unit, int repeats, Side side, Random& random);
+
+// A new datatype built as layout was, with the same type map: what a program that makes its
+// types afresh for every call passes.
+Layout remade_layout(const Layout& layout);
 
 // The free'd layout has type MPI_DATATYPE_NULL.
 void free_layout(Layout& layout);
