@@ -6,6 +6,7 @@
 #   PLATFORM        an XML platform instead of build/libnbr_cluster.so
 #   NBR_SMPI_FATPIPE=1  NICs without bandwidth sharing (faster to simulate, see README.md)
 #   SMPIRUN_FLAGS   more smpirun options, e.g. "--cfg=smpi/privatize-libs:/abs/path/libnbrcomb.so.0"
+#   NBR_SIMGRID=package  the package's libsimgrid even where build-simgrid.sh built one
 set -eu
 if [ $# -lt 4 ]; then
   sed -n '2,9p' "$0" >&2
@@ -15,6 +16,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 nodes=$1 cores=$2 np=$3
 shift 3
 platform=${PLATFORM:-$here/build/libnbr_cluster.so}
+# The SimGrid library without the list scan (build-simgrid.sh) in place of the package's, where built.
+simgrid_lib=$here/../../build-simgrid/lib
+if [ "${NBR_SIMGRID:-}" != package ] && [ -e "$simgrid_lib/libsimgrid.so.3.32" ]; then
+  export LD_LIBRARY_PATH="$simgrid_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 export NBR_SMPI_NODES=$nodes NBR_SMPI_CORES=$cores
 hosts=$(mktemp)
 trap 'rm -f "$hosts"' EXIT
