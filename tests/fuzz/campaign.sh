@@ -21,7 +21,7 @@
 # Open MPI runs with its topo/treematch component off: in Open MPI 4.1 it hangs now and then in
 # MPI_Dist_graph_create (reorder 0 included) after many constructions, with or without the library.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 mpi=openmpi
 build=
