@@ -48,6 +48,8 @@ mapfile -t entries < <(git -C "$source_repository" ls-tree --name-only "$release
 git -C "$source_repository" archive "$release" "${entries[@]}" | tar -x -C "$work/simgrid"
 git -C "$source_repository" format-patch -1 --stdout "$fix" | patch -p1 -s -d "$work/simgrid"
 
+# SimGrid's configuration leaves a test program in the working directory.
+cd "$work"
 cmake -S "$work/simgrid" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -Denable_compile_optimizations=ON \
   -Denable_debug=OFF -Denable_model-checking=OFF -Denable_lto=OFF -Denable_java=OFF -Denable_python=OFF \
   -Denable_fortran=OFF -Denable_documentation=OFF -Denable_smpi=ON >"$work/configure.log" ||
