@@ -44,6 +44,10 @@ struct RoundCosts {
     std::array<double, rounds> node_blocks{};
 };
 
+// A call's round costs for each kind of blocks: allgather's (one per process, [0]) and
+// alltoall's (one per edge, [1]).
+using KindCosts = std::array<RoundCosts, 2>;
+
 // The costs of a call for the estimate: per round the busiest process's overheads and blocks, and
 // the blocks an average node sends to others. Folded from every process's round costs:
 // add_process for each, then per_node once with node_count's nodes.

@@ -2,6 +2,7 @@
 
 #include "pattern/grid_routing.h"
 #include "pattern/node_aggregation.h"
+#include "pattern/pairs_best_case.h"
 #include "pattern/pattern_builder.h"
 #include "schedule/aggregation_plan.h"
 #include "schedule/combining_plan.h"
@@ -34,16 +35,21 @@ bool spans_nodes(const PlanSettings& settings) {
     return std::ranges::adjacent_find(nodes, std::not_equal_to<>()) != nodes.end();
 }
 
+RoundCosts pairs_bound(const LocalGraph& graph, const std::vector<int>& node_of, const PlanSettings& settings,
+                       bool same_send_block) {
+    return pairs_best_case(graph, node_of, settings.theta, same_send_block);
+}
+
 constexpr Algorithm table[] = {
     // Auto mode tries the library's own one message per edge where nothing promises less: it posts in
     // the graph's order (canonical_order.h), and some MPIs' own neighborhood collectives are slower.
-    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, always, CombiningChannel::count, false, false},  // its check's
-    {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true, false},
-    {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true, false},
-    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false, false},
-    {NBRCOMB_MODE_DIMWISE, "dimwise", plan_dimensionwise, stencil_pays, GridChannel::count, false, true},
-    {NBRCOMB_MODE_FORWARD, "forward", plan_store_and_forward, cube_pays, GridChannel::count, false, true},
-    {NBRCOMB_MODE_GLOBAL, "global", plan_global, complete, 0, false, false},
+    {NBRCOMB_MODE_DIRECT, "direct", plan_direct, always, CombiningChannel::count, false, false, nullptr},  // its check's
+    {NBRCOMB_MODE_PAIRS, "pairs", plan_pairs, always, CombiningChannel::count, true, false, pairs_bound},
+    {NBRCOMB_MODE_GROUPS, "groups", plan_groups, never, CombiningChannel::count, true, false, nullptr},
+    {NBRCOMB_MODE_AGGREGATE, "aggregate", plan_aggregate, spans_nodes, AggregationChannel::count, false, false, nullptr},
+    {NBRCOMB_MODE_DIMWISE, "dimwise", plan_dimensionwise, stencil_pays, GridChannel::count, false, true, nullptr},
+    {NBRCOMB_MODE_FORWARD, "forward", plan_store_and_forward, cube_pays, GridChannel::count, false, true, nullptr},
+    {NBRCOMB_MODE_GLOBAL, "global", plan_global, complete, 0, false, false, nullptr},
 };
 
 }  // namespace

@@ -139,7 +139,9 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     }
     if (state.calls_until_pattern > 0) {
         const std::optional<std::size_t> uniform = uniform_block_bytes(args);
-        run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1);
+        const Topology& topology = *state.topology;
+        run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1,
+                            uniform ? *uniform : largest_block(args, topology.indegree(), topology.outdegree()));
     }
     const Choice choice = route_call(state, args, form);
     const Topology& topology = *state.topology;

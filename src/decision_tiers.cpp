@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 namespace nbrcomb::detail {
 
@@ -33,8 +34,7 @@ const Rule* rule_of(const TopoState& state, Collective collective, Form form, in
 
 // The estimated shapes' contenders: allgather's blocks are one per process, alltoall's one per edge.
 std::vector<int> contenders_by_estimate(const Topology& topology, Collective collective, std::size_t block_bytes) {
-    const bool one_per_process = collective == Collective::allgather || collective == Collective::allgatherv;
-    const std::vector<RoundCosts>& busiest = topology.busiest[one_per_process ? 0 : 1];
+    const std::vector<RoundCosts>& busiest = topology.busiest[static_cast<std::size_t>(block_kind(collective))];
     std::vector<double> estimates(busiest.size());
     double native = INFINITY;
     for (std::size_t i = 0; i < busiest.size(); ++i) {
@@ -45,7 +45,57 @@ std::vector<int> contenders_by_estimate(const Topology& topology, Collective col
     return estimated_contenders(estimates, native);
 }
 
+// An estimate as a line in the block size: its time at 0 B and per byte.
+struct Line {
+    double at_zero, per_byte;
+    double at(double bytes) const { return at_zero + per_byte * bytes; }
+};
+
+Line line_of(const RoundCosts& busiest) {
+    const double at_zero = estimated_time(busiest, 0);
+    return {at_zero, estimated_time(busiest, 1) - at_zero};
+}
+
+// Whether the line best lies below scale times the lowest of others somewhere from 0 to limit
+// bytes. The gap is concave (the lowest of lines, less a line), so it is widest at 0 B, where two
+// of others cross, at the limit, or beyond every crossing.
+bool below_somewhere(const Line& best, const std::vector<Line>& others, double scale, double limit) {
+    const auto gap = [&](double bytes) {
+        double lowest = INFINITY;
+        for (const Line& other : others) lowest = std::min(lowest, other.at(bytes));
+        return scale * lowest - best.at(bytes);
+    };
+    if (others.empty()) return true;
+    std::vector<double> points{0};
+    if (std::isfinite(limit)) points.push_back(limit);
+    for (std::size_t i = 0; i < others.size(); ++i)
+        for (std::size_t j = i + 1; j < others.size(); ++j)
+            if (const double slopes = others[i].per_byte - others[j].per_byte; slopes != 0)
+                if (const double crossing = (others[j].at_zero - others[i].at_zero) / slopes; crossing > 0 && crossing < limit)
+                    points.push_back(crossing);
+    if (std::ranges::any_of(points, [&](double bytes) { return gap(bytes) > 0; })) return true;
+    if (std::isfinite(limit)) return false;
+    // Beyond every crossing the lowest line is the flattest.
+    const Line flattest = *std::ranges::min_element(others, {}, [](const Line& l) { return std::pair(l.per_byte, l.at_zero); });
+    return scale * flattest.per_byte > best.per_byte;
+}
+
 }  // namespace
+
+int block_kind(Collective collective) {
+    return collective == Collective::allgather || collective == Collective::allgatherv ? 0 : 1;
+}
+
+bool can_still_win(const KindCosts& best_case, const std::vector<KindCosts>& planned,
+                   const std::array<double, 2>& limits) {
+    for (const std::size_t kind : {0u, 1u}) {
+        if (limits[kind] < 0) continue;
+        std::vector<Line> others;
+        for (const KindCosts& estimates : planned) others.push_back(line_of(estimates[kind]));
+        if (below_somewhere(line_of(best_case[kind]), others, 1 - AutoTuner::required_gain, limits[kind])) return true;
+    }
+    return false;
+}
 
 std::vector<int> estimated_contenders(const std::vector<double>& estimates, double native_estimate) {
     double best = INFINITY;

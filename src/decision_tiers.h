@@ -7,6 +7,9 @@
 
 #include "src/auto_tuner.h"
 
+#include "pattern/message_cost.h"
+
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -24,6 +27,18 @@ inline constexpr int most_raced = 3;
 // one never raced: the library's own one message per edge, which native MPI's is) against
 // native's.
 std::vector<int> estimated_contenders(const std::vector<double>& estimates, double native_estimate);
+
+// The kind of a collective's blocks (message_cost.h, KindCosts): 0 for allgather's, one per
+// process, 1 for alltoall's, one per edge.
+int block_kind(Collective collective);
+
+// Whether an algorithm whose Phase 1 is costly (its matching: pairs) is worth planning: whether
+// its best case beats every planned candidate's estimate, the one message per edge that stands for
+// native included, by the trial's required gain (AutoTuner::required_gain) at some block size from
+// 0 to limits[kind] bytes (INFINITY: any; negative: not that kind). One that cannot would never
+// win a trial, or not by enough to show. Estimates are linear in the block size.
+bool can_still_win(const KindCosts& best_case, const std::vector<KindCosts>& planned,
+                   const std::array<double, 2>& limits);
 
 // The opener of state's shapes (Phase 1 done). Every process builds it alike.
 Opener make_opener(const TopoState& state);

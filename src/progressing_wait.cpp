@@ -20,13 +20,6 @@ void finish_before_blocking() {
     if (!mpi_progresses_library()) drain_operations();
 }
 
-int barrier_progressing(MPI_Comm comm) {
-    if constexpr (!mpi_has_scalable_nonblocking_collectives) return PMPI_Barrier(comm);
-    MPI_Request request = MPI_REQUEST_NULL;
-    if (const int err = PMPI_Ibarrier(comm, &request); err != MPI_SUCCESS) return err;
-    return wait_all_progressing(1, &request);
-}
-
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     // Where a nonblocking allreduce costs every process a message to every other (SMPI), the
     // blocking one, which leaves the library's operations in flight waiting until it returns.

@@ -18,9 +18,6 @@ int wait_all_progressing(int count, MPI_Request requests[]);
 // nonblocking collective never matches a blocking one another process makes.
 void finish_before_blocking();
 
-// MPI_Barrier on comm, progressing as wait_all_progressing does (not under SMPI).
-int barrier_progressing(MPI_Comm comm);
-
 // MPI_Allreduce in place on comm, progressing as wait_all_progressing does (not under SMPI:
 // schedule/mpi_features.h).
 int allreduce_progressing(void* values, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm);

@@ -139,6 +139,9 @@ struct TopoState {
     // found at its first call: native by which tier (counted then), or nothing.
     enum class Early : std::uint8_t { unseen, open, forced_native, learned_native };
     std::array<Early, AutoTuner::shape_count> early{};
+    // Before Phase 1, the largest block of the calls of open shapes, by kind of blocks
+    // (decision_tiers.h, block_kind); -1 for a kind not called. Phase 1 plans for these.
+    std::array<double, 2> largest_called{-1, -1};
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags

@@ -17,6 +17,7 @@
 #include "src/topology_neighbors.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
@@ -131,62 +132,76 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
-// Each plan's round costs folded over the communicator's processes (message_cost.h): the maximum
-// of the process's fields, the sum of the node's. Collective.
-std::vector<RoundCosts> busiest_costs(const std::vector<RoundCosts>& mine, const std::vector<int>& node_of,
-                                      MPI_Comm comm) {
+// Each plan's round costs for both kinds of blocks folded over the communicator's processes
+// (message_cost.h): the maximum of the process's fields, the sum of the node's. Collective.
+std::vector<KindCosts> busiest_costs(const std::vector<KindCosts>& mine, const std::vector<int>& node_of,
+                                     MPI_Comm comm) {
     using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
     const Field maximal[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
                              &RoundCosts::remote_blocks};
     std::vector<double> maxima, sums;
-    for (const RoundCosts& costs : mine) {
-        for (const auto field : maximal) maxima.insert(maxima.end(), (costs.*field).begin(), (costs.*field).end());
-        sums.insert(sums.end(), costs.node_blocks.begin(), costs.node_blocks.end());
-    }
+    for (const KindCosts& kinds : mine)
+        for (const RoundCosts& costs : kinds) {
+            for (const auto field : maximal) maxima.insert(maxima.end(), (costs.*field).begin(), (costs.*field).end());
+            sums.insert(sums.end(), costs.node_blocks.begin(), costs.node_blocks.end());
+        }
     allreduce_progressing(maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX, comm);
     allreduce_progressing(sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, comm);
-    std::vector<RoundCosts> busiest(mine.size());
+    std::vector<KindCosts> busiest(mine.size());
     auto maximum = maxima.begin();
     auto sum = sums.begin();
     const int nodes = node_count(node_of);
-    for (RoundCosts& costs : busiest) {
-        for (const auto field : maximal)
-            for (double& entry : costs.*field) entry = *maximum++;
-        for (double& entry : costs.node_blocks) entry = *sum++;
-        per_node(costs, nodes);
-    }
+    for (KindCosts& kinds : busiest)
+        for (RoundCosts& costs : kinds) {
+            for (const auto field : maximal)
+                for (double& entry : costs.*field) entry = *maximum++;
+            for (double& entry : costs.node_blocks) entry = *sum++;
+            per_node(costs, nodes);
+        }
     return busiest;
 }
 
-// Auto mode: every candidate's round costs folded over the processes (the busiest process's, and
-// the blocks an average node sends to others) for calls of allgather's blocks and of alltoall's,
-// from which each call shape's estimate picks the contenders of its trial (decision_tiers.h); the
-// candidates in the order of their estimate for small allgather blocks, the first of the table
-// among equals, the first of which the report names. Collective.
-void estimate_candidates(const TopoState& state, Topology& topology) {
-    std::vector<RoundCosts> mine;
-    for (const bool one_per_process : {true, false})
-        for (const Topology::Candidate& candidate : topology.candidates)
-            mine.push_back(candidate.plan->round_costs(topology.graph, *topology.node_of, one_per_process));
-    const std::vector<RoundCosts> busiest = busiest_costs(mine, *topology.node_of, state.agreement_comm());
-    const std::size_t count = topology.candidates.size();
-    std::vector<std::size_t> order(count);
+KindCosts costs_of(const Plan& plan, const Topology& topology) {
+    return {plan.round_costs(topology.graph, *topology.node_of, true),
+            plan.round_costs(topology.graph, *topology.node_of, false)};
+}
+
+// Auto mode: the candidates in the order of their estimate for small allgather blocks, the first
+// of the table among equals, the first of which the report names, and their folded costs, from
+// which each call shape's estimate picks the contenders of its trial (decision_tiers.h).
+void order_by_estimate(Topology& topology, const std::vector<KindCosts>& busiest) {
+    std::vector<std::size_t> order(topology.candidates.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return estimated_time(busiest[i]); });
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return estimated_time(busiest[i][0]); });
     std::vector<Topology::Candidate> candidates;
     std::string estimates;
     for (const std::size_t i : order) {
         candidates.push_back(topology.candidates[i]);
-        topology.busiest[0].push_back(busiest[i]);
-        topology.busiest[1].push_back(busiest[count + i]);
+        topology.busiest[0].push_back(busiest[i][0]);
+        topology.busiest[1].push_back(busiest[i][1]);
         char estimate[96];
         std::snprintf(estimate, sizeof estimate, "%s%s %.2f us, %.2f us at 1 KiB", estimates.empty() ? "" : "; ",
-                      topology.candidates[i].algorithm->name, estimated_time(busiest[i]),
-                      estimated_time(busiest[i], 1024));
+                      topology.candidates[i].algorithm->name, estimated_time(busiest[i][0]),
+                      estimated_time(busiest[i][0], 1024));
         estimates += estimate;
     }
     topology.candidates = std::move(candidates);
     log_rank0(LogLevel::info, "auto: candidates by estimate for allgather's blocks: %s", estimates.c_str());
+}
+
+// Auto mode: the block sizes Phase 1 plans for, by kind of blocks (block_kind): up to the
+// representative block of the largest class the calls before Phase 1 had (agreed by every
+// process, TopoState::largest_called), -1 for a kind not called; any size of both kinds where
+// Phase 1 runs before any call.
+std::array<double, 2> block_limits(const TopoState& state) {
+    if (state.largest_called[0] < 0 && state.largest_called[1] < 0) return {INFINITY, INFINITY};
+    std::array<double, 2> limits{};
+    for (std::size_t kind = 0; kind < 2; ++kind) {
+        const double largest = state.largest_called[kind];
+        const std::size_t representative = representative_block(size_class(static_cast<std::size_t>(std::max(largest, 0.0))));
+        limits[kind] = largest < 0 ? -1 : static_cast<double>(representative);
+    }
+    return limits;
 }
 
 // The process grids of the multi-hop algorithms, which every process chooses alike from the
@@ -204,17 +219,20 @@ bool needs_grids(nbrcomb_mode mode) {
     return std::ranges::any_of(algorithms(), &Algorithm::uses_grids);
 }
 
-// The algorithms Phase 1 plans: the mode's, or in auto mode the table's candidates here and the
-// ones NBRCOMB_FORCE names.
-std::vector<const Algorithm*> planned_algorithms(nbrcomb_mode mode, const PlanSettings& settings,
-                                                 const ForcedChoices& forced) {
-    if (mode != NBRCOMB_MODE_AUTO) return {find_algorithm(mode)};
+// Whether NBRCOMB_FORCE or the rules file names the algorithm.
+bool named(const TopoState& state, const Algorithm& algorithm) {
+    const std::string_view name = algorithm.name;
+    return std::ranges::find(state.forced.choices, name, &ForcedChoice::decision) != state.forced.choices.end() ||
+           std::ranges::find(state.learned, name, &Rule::decision) != state.learned.end();
+}
+
+// The algorithms Phase 1 may plan: the mode's, or in auto mode the table's candidates here and
+// the ones NBRCOMB_FORCE or the rules file names.
+std::vector<const Algorithm*> planned_algorithms(const TopoState& state, const PlanSettings& settings) {
+    if (state.config.mode != NBRCOMB_MODE_AUTO) return {find_algorithm(state.config.mode)};
     std::vector<const Algorithm*> planned;
     for (const Algorithm& algorithm : algorithms())
-        if (algorithm.auto_candidate(settings) ||
-            std::ranges::find(forced.choices, std::string_view(algorithm.name), &ForcedChoice::decision) !=
-                forced.choices.end())
-            planned.push_back(&algorithm);
+        if (algorithm.auto_candidate(settings) || named(state, algorithm)) planned.push_back(&algorithm);
     return planned;
 }
 
@@ -239,7 +257,10 @@ bool plans_hold(TopoState& state, const Topology& topology) {
 }
 
 // Phase 1: the plans of the combined route, each algorithm's over its own channels. Emulated
-// nodes stay with their processes when reordering gave them new ranks.
+// nodes stay with their processes when reordering gave them new ranks. Auto mode plans an
+// algorithm whose Phase 1 is costly (a best case in the table) last, and only where its best case
+// can still win against the others' estimates (decision_tiers.h), unless a setting or a rule
+// names it.
 void build_plans(TopoState& state, Topology& topology) {
     topology.node_of = nodes_of(state, topology);
     const Config& config = state.config;
@@ -250,19 +271,55 @@ void build_plans(TopoState& state, Topology& topology) {
                           .node_of = topology.node_of,
                           .complete_graph = topology.complete_graph};
     if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
-    const std::vector<const Algorithm*> planned = planned_algorithms(config.mode, settings, state.forced);
-    if (std::ranges::any_of(planned, &Algorithm::uses_domains)) {
-        const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
-        log_locality(config.topo_aware, domains);
-        settings.domains = domains.of_rank;
-    }
+    const bool auto_mode = config.mode == NBRCOMB_MODE_AUTO;
     MpiTransport transport(state.private_comm, state.pattern_tag());
-    topology.candidates.clear();
-    for (const Algorithm* algorithm : planned) {
+    bool domains_found = false;
+    const auto plan = [&](const Algorithm* algorithm) {
+        if (algorithm->uses_domains && !domains_found) {  // collective: every process plans alike
+            const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
+            log_locality(config.topo_aware, domains);
+            settings.domains = domains.of_rank;
+            domains_found = true;
+        }
         transport.set_channel_base(first_channel(*algorithm));
         topology.candidates.push_back({algorithm, run_over_mpi(algorithm->plan(transport, topology.graph, settings))});
+    };
+    topology.candidates.clear();
+    std::vector<const Algorithm*> costly;
+    for (const Algorithm* algorithm : planned_algorithms(state, settings)) {
+        if (auto_mode && algorithm->best_case != nullptr && !named(state, *algorithm))
+            costly.push_back(algorithm);
+        else
+            plan(algorithm);
     }
-    if (config.mode == NBRCOMB_MODE_AUTO && !topology.candidates.empty()) estimate_candidates(state, topology);
+    if (auto_mode) {
+        std::vector<KindCosts> mine;
+        for (const Topology::Candidate& candidate : topology.candidates) mine.push_back(costs_of(*candidate.plan, topology));
+        for (const Algorithm* algorithm : costly)
+            mine.push_back({algorithm->best_case(topology.graph, *topology.node_of, settings, true),
+                            algorithm->best_case(topology.graph, *topology.node_of, settings, false)});
+        std::vector<KindCosts> busiest = busiest_costs(mine, *topology.node_of, state.agreement_comm());
+        const std::vector<KindCosts> best_cases(busiest.begin() + static_cast<std::ptrdiff_t>(topology.candidates.size()),
+                                                busiest.end());
+        busiest.resize(topology.candidates.size());
+        const std::array<double, 2> limits = block_limits(state);
+        std::vector<KindCosts> later;
+        for (std::size_t i = 0; i < costly.size(); ++i) {
+            if (!can_still_win(best_cases[i], busiest, limits)) {
+                log_rank0(LogLevel::info, "auto: %s not planned: its best case, %.2f us for allgather's small blocks, "
+                          "cannot beat the other candidates' estimates by %.0f %%", costly[i]->name,
+                          estimated_time(best_cases[i][0]), 100 * AutoTuner::required_gain);
+                continue;
+            }
+            plan(costly[i]);
+            later.push_back(costs_of(*topology.candidates.back().plan, topology));
+        }
+        if (!later.empty()) {
+            const std::vector<KindCosts> folded = busiest_costs(later, *topology.node_of, state.agreement_comm());
+            busiest.insert(busiest.end(), folded.begin(), folded.end());
+        }
+        order_by_estimate(topology, busiest);
+    }
     topology.relays_across_components = std::ranges::any_of(topology.candidates, [](const Topology::Candidate& c) {
         return c.plan->relays_across_components();
     });
@@ -451,17 +508,23 @@ void complete_duplicate(MPI_Comm dup) {
     if (separate_participants(dup, *state) == MPI_SUCCESS) state->awaiting_setup = false;
 }
 
-void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class) {
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
+                         std::size_t largest_block) {
     if (state.idle || state.calls_until_pattern == 0) return;
     TopoState::Early& early = state.early[static_cast<std::size_t>(AutoTuner::shape_index(collective, form, size_class))];
     if (early == TopoState::Early::unseen) early = settle_early(state, collective, form, size_class);
     if (early != TopoState::Early::open) return;
+    double& largest = state.largest_called[static_cast<std::size_t>(block_kind(collective))];
+    largest = std::max(largest, static_cast<double>(largest_block));
     if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
-    // waiting for an operation of this process that the MPI does not advance would never come.
-    if (barrier_progressing(state.agreement_comm()) != MPI_SUCCESS) return;
+    // waiting for an operation of this process that the MPI does not advance would never come. The
+    // reduction that tells them so also agrees the largest blocks called.
+    if (allreduce_progressing(state.largest_called.data(), 2, MPI_DOUBLE, MPI_MAX, state.agreement_comm()) !=
+        MPI_SUCCESS)
+        return;
     auto topology = std::make_shared<Topology>(*state.topology);
     build_plans(state, *topology);
     state.topology = std::move(topology);

@@ -29,6 +29,8 @@ void complete_duplicate(MPI_Comm dup);
 // rule keeps its shape native, and in the call that reaches it (or a persistent collective's init)
 // runs Phase 1 and finds whether combining is a candidate. Collective over the processes that have
 // edges when Phase 1 runs; a process without edges counts nothing and joins nothing.
-void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class);
+// largest_block: the call's largest block on this process.
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
+                         std::size_t largest_block);
 
 }  // namespace nbrcomb::detail
