@@ -17,6 +17,14 @@ struct LibraryColumn {
 inline constexpr LibraryColumn library_columns[] = {
     {"pattern_seconds", "Phase 1, the pattern, built at topology creation (paper 000, Tables I-II)",
      [](const nbrcomb_stats&, const nbrcomb_stats& after) { return after.pattern_seconds; }},
+    {"pattern_messages", "Phase 1: messages this process sent",
+     [](const nbrcomb_stats&, const nbrcomb_stats& after) { return static_cast<double>(after.pattern_messages); }},
+    {"pattern_exchanges", "Phase 1: its communication steps, each waiting for the peers",
+     [](const nbrcomb_stats&, const nbrcomb_stats& after) { return static_cast<double>(after.pattern_exchanges); }},
+    {"trial_calls", "auto mode: the experiment's calls (warm-up included) that ran its trial",
+     [](const nbrcomb_stats& before, const nbrcomb_stats& after) {
+         return static_cast<double>(after.trial_calls - before.trial_calls);
+     }},
     {"schedules_built", "Phase 2: schedules built during the experiment's calls (0 once cached)",
      [](const nbrcomb_stats& before, const nbrcomb_stats& after) {
          return static_cast<double>(after.schedules_built - before.schedules_built);

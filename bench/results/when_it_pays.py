@@ -127,9 +127,26 @@ def ratios_with_verdicts(variants):
                      for v, r in sorted(variants.items()) if v != "direct")
 
 
+def setup_text(variants):
+    """Auto's setup where its row counts it (run.sh --4096): Phase 1's simulated time as direct calls, its
+    messages and steps (the busiest process's), the trial's calls, and the break-even: the calls after which
+    the time each call saves against direct has paid for Phase 1."""
+    auto, direct = variants.get("auto"), variants.get("direct")
+    if not auto or not direct or not auto.get("pattern_messages"):
+        return "—"
+    phase1_us = float(auto["pattern_seconds"]) * 1e6
+    direct_us, auto_us = float(direct["median_us"]), float(auto["median_us"])
+    text = (f"Phase 1 {phase1_us:.0f} µs ({phase1_us / direct_us:.1f} direct calls), "
+            f"{float(auto['pattern_messages']):.0f} messages in {float(auto['pattern_exchanges']):.0f} steps; "
+            f"{float(auto['trial_calls']):.0f} trial calls; ")
+    if auto_us >= direct_us * 0.97:
+        return text + "runs natively"
+    return text + f"pays back after {phase1_us / (direct_us - auto_us):.0f} calls"
+
+
 def when_it_pays_table(shapes):
     out = ["| topology | processes | call, block | best algorithm | its ratio to direct | auto's ratio | "
-           "where |", "|---|---:|---|---|---:|---:|---|"]
+           "auto's setup, break-even | where |", "|---|---:|---|---|---:|---:|---|---|"]
     for key in sorted(shapes, key=lambda k: (k[0].split(":")[0], k[1], k[0], k[2], k[3])):
         variants = shapes[key]
         combined = {v: r for v, r in variants.items() if v not in ("direct", "auto")}
@@ -144,7 +161,7 @@ def when_it_pays_table(shapes):
         auto_text = f"{auto_ratio:.3f} ({verdict(auto_ratio)})" if auto else "not run"
         topology, processes, collective, size = key
         out.append(f"| `{topology}` | {processes} | {block_text(collective, size, topology)} | {best_text} | "
-                   f"{ratio_text} | {auto_text} | simulated |")
+                   f"{ratio_text} | {auto_text} | {setup_text(variants)} | simulated |")
     return out
 
 

@@ -3,13 +3,15 @@
 
 Without neighborhood collectives in the MPI, nbrbench's native side is the library's direct
 schedule: its rows are named direct; --without-direct leaves them out. --internode adds the
-messages and bytes sent between nodes per call and process, and their ratios to direct's."""
+messages and bytes sent between nodes per call and process, and their ratios to direct's. --setup
+adds, after valid, Phase 1's messages and steps and the trial's calls (the busiest process's)."""
 import csv
 import os
 import sys
 
 without_direct = "--without-direct" in sys.argv[1:]
 internode = "--internode" in sys.argv[1:]
+setup = "--setup" in sys.argv[1:]
 
 
 def ratio(part, whole):
@@ -29,4 +31,7 @@ for row in csv.DictReader(sys.stdin):
         messages, native_messages = row["internode_messages_per_call"], row["native_internode_messages_per_call"]
         bytes_, native_bytes = row["internode_bytes_per_call"], row["native_internode_bytes_per_call"]
         columns += [messages, ratio(messages, native_messages), bytes_, ratio(bytes_, native_bytes)]
-    print(",".join(columns + [row["valid"]]))
+    columns.append(row["valid"])
+    if setup:
+        columns += [row["pattern_messages"] or "0", row["pattern_exchanges"] or "0", row["trial_calls"] or "0"]
+    print(",".join(columns))

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Latency of the library's variants at scale: nbrbench with libnbrcomb on 128 to 4096 simulated
+# Latency of the library's variants at scale: nbrbench with libnbrcomb on 128 to 8192 simulated
 # processes of a cluster of 16-core nodes calibrated on TACC Stampede (SimGrid SMPI; platform,
 # calibration and limits in bench/smpi/README.md).
 #   bench/smpi/run.sh [--quick | --aggregation | --multihop | --applications | --4096]
@@ -21,8 +21,10 @@
 # minutes; the full run about an hour and a half. --applications: the topologies applications
 # make (applications.csv): a METIS-partitioned mesh's ghost exchange and its multigrid levels
 # (MPI_Neighbor_alltoallv of 8-byte values, per-neighbor counts), SuiteSparse matrices' SpMM
-# exchange (MPI_Neighbor_allgather of each process's rows of one column); --4096: 4096 processes
-# (scale4096.csv). APPLICATIONS_ONLY=REGEX runs only the lines of a mode whose arguments match.
+# exchange (MPI_Neighbor_allgather of each process's rows of one column); --4096: 4096 and 8192
+# processes (scale4096.csv), with three more columns after valid: Phase 1's messages and steps, and
+# the calls of auto's trial (the busiest process's). APPLICATIONS_ONLY=REGEX runs only the lines of a mode whose arguments
+# match (one simulation each).
 # Progress goes to standard error.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -66,6 +68,8 @@ auto_warmup=92
 
 if [[ $aggregation -eq 1 ]]; then
   echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,internode_messages,internode_message_ratio,internode_bytes,internode_byte_ratio,valid"
+elif [[ $scale -eq 1 ]]; then
+  echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,valid,pattern_messages,pattern_exchanges,trial_calls"
 else
   echo "topology,processes,collective,form,bytes,variant,median_us,ratio_to_direct,message_ratio,pattern_seconds,valid"
 fi
@@ -85,56 +89,57 @@ simulate() {
 selected() { [[ "$*" =~ ${APPLICATIONS_ONLY:-.} ]]; }
 
 # measure PROCESSES TOPOLOGIES COLLECTIVES FORMS BYTES VARIANTS [columns.py options]: direct and
-# the variants; auto, if asked for, in a simulation of its own with its longer warm-up.
+# the variants in one simulation; with auto among them, every one after auto's warm-up calls, so
+# that auto is compared with the variants on calls alike (an algorithm's time moves by up to 10 %
+# with the calls and communicators before it: README.md, section 7).
 measure() {
-  local others
-  others=$(tr , '\n' <<<"$6" | { grep -vx auto || true; } | paste -sd,)
-  [[ -n $others ]] && simulate "$1" "$2" "$3" "$4" "$5" "$others" 2 "${@:7}"
-  if grep -qx auto < <(tr , '\n' <<<"$6"); then
-    simulate "$1" "$2" "$3" "$4" "$5" auto "$auto_warmup" $([[ -n $others ]] && echo --without-direct) "${@:7}"
-  fi
+  local warmup=2
+  grep -qx auto < <(tr , '\n' <<<"$6") && warmup=$auto_warmup
+  simulate "$1" "$2" "$3" "$4" "$5" "$6" "$warmup" "${@:7}"
 }
 
 # The application topologies (bench/topology/mesh.h): the ghost exchange of a mesh of a million
 # cells in P METIS parts, one 8-byte value per ghost cell, and the first three coarse levels of its
 # smoothed-aggregation hierarchy; seed 002's SpMM, one column of X per call, a process's rows of it
 # (8 bytes each) to every process whose rows of A reference them, on the SuiteSparse matrices with
-# at least 1024 rows, from 128 processes up to their rows. Each set side by side with direct in one
-# simulation, then auto with the default settings in one of its own. At 4096 processes the mesh and
+# at least 1024 rows, from 128 processes up to their rows. Each set side by side with direct and auto
+# (the default settings) in one simulation. At 4096 processes the mesh and
 # its first level (pairs' Phase 1 sends about 100 and 150 messages per process there, by nbrsim);
 # levels 2 and 3 have 66 and 820 neighbors per process there, 5 and 60 times the mesh's messages.
 if [[ $applications -eq 1 ]]; then
   mesh=mesh:1000000,amg:1000000:1,amg:1000000:2,amg:1000000:3
   matrices=$PWD/bench/data/matrices
   spmm="matrix:$matrices/can_1054.mtx,matrix:$matrices/lp_sctap2.mtx,matrix:$matrices/SmaGri.mtx"
-  for line in "256 $mesh alltoallv blocking 8 pairs,aggregate,forward" "256 $mesh alltoallv blocking 8 auto" \
-              "128 $spmm allgather blocking 64 pairs,aggregate,forward" "128 $spmm allgather blocking 64 auto" \
-              "256 $spmm allgather blocking 32 pairs,aggregate,forward" "256 $spmm allgather blocking 32 auto" \
-              "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 pairs,aggregate,forward" \
-              "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 auto" \
-              "1024 $spmm allgather blocking 8 pairs,aggregate,forward" "1024 $spmm allgather blocking 8 auto" \
-              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 pairs,aggregate,forward" \
-              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 auto"; do
+  for line in "256 $mesh alltoallv blocking 8 pairs,aggregate,forward,auto" \
+              "128 $spmm allgather blocking 64 pairs,aggregate,forward,auto" \
+              "256 $spmm allgather blocking 32 pairs,aggregate,forward,auto" \
+              "1024 ${mesh%,amg:1000000:3} alltoallv blocking 8 pairs,aggregate,forward,auto" \
+              "1024 $spmm allgather blocking 8 pairs,aggregate,forward,auto" \
+              "4096 mesh:1000000,amg:1000000:1 alltoallv blocking 8 pairs,aggregate,forward,auto"; do
     # shellcheck disable=SC2086  # a line is the arguments of measure
     selected $line && measure $line
   done
   exit
 fi
 
-# Seed 000's scale: 256 nodes of 16, 4 B and 1 KiB allgather and alltoall on Moore (2,1), 4 B on
-# (3,1) and (2,2): with the 1 KiB blocks an experiment took up to 15 minutes of simulation on (2,1). A
-# call of direct's 4 B allgather on Moore (2,2) costs the simulator about 14 s of one core there,
-# the setup of the communicators about 3 minutes; pairs' Phase 1 sends 2116 messages per process
-# there in 65 matching rounds (nbrsim), as many as 88 of direct's calls, and did not finish in 40
-# minutes, so pairs and auto are left to nbrsim there, as is Erdos-Renyi delta 0.05, whose
-# experiments did not end in 93 minutes (README.md, section 6). On Moore (2,1) pairs' Phase 1 sends
-# 160 messages per process (34 rounds), the mesh's order: pairs and auto run there.
+# Seed 000's scale: 256 nodes of 16, and the top of its range, 512 nodes of 16.
+# Moore (2,1) with 4 B and 1 KiB allgather and alltoall (up to 15 minutes of simulation for an
+# experiment with 1 KiB blocks); Moore (3,1), (2,2) and Erdos-Renyi delta 0.05 with 4 B allgather,
+# each beside auto. A call of direct's 4 B allgather on Moore (2,2) costs the simulator about 14 s of
+# one core at 4096. pairs' Phase 1 sends 2116 messages per process on Moore (2,2) in 65 matching
+# rounds and about 40 times a process's 205 edges on Erdos-Renyi delta 0.05 (nbrsim): it is left out
+# there, where its best case cannot beat dimwise's and forward's estimates (auto does not plan it
+# either); on Moore (2,1), 160 messages per process (34 rounds), it runs.
 if [[ $scale -eq 1 ]]; then
   for line in "4096 moore:2:1 allgather,alltoall blocking 4,1024 pairs,dimwise,aggregate,forward" \
-              "4096 moore:3:1,moore:2:2 allgather,alltoall blocking 4 dimwise,aggregate,forward" \
-              "4096 moore:2:1 allgather blocking 4 auto"; do
+              "4096 moore:2:1 allgather blocking 4 auto" \
+              "4096 moore:2:2 allgather blocking 4 dimwise,aggregate,forward,auto" \
+              "4096 moore:3:1 allgather blocking 4 dimwise,aggregate,forward,auto" \
+              "4096 er:0.05 allgather blocking 4 aggregate,forward,auto" \
+              "8192 moore:2:2 allgather blocking 4 dimwise,aggregate,auto" \
+              "8192 moore:3:1 allgather blocking 4 dimwise,aggregate,auto"; do
     # shellcheck disable=SC2086
-    selected $line && measure $line
+    selected $line && measure $line --setup
   done
   exit
 fi

@@ -16,15 +16,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 nodes=$1 cores=$2 np=$3
 shift 3
 platform=${PLATFORM:-$here/build/libnbr_cluster.so}
-# The SimGrid library without the list scan (build-simgrid.sh) in place of the package's, where built.
-simgrid_lib=$here/../../build-simgrid/lib
-if [ "${NBR_SIMGRID:-}" != package ] && [ -e "$simgrid_lib/libsimgrid.so.3.32" ]; then
-  export LD_LIBRARY_PATH="$simgrid_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+# The SimGrid library without the list scan (build-simgrid.sh) in place of the package's, where
+# built: smpirun puts the system's library directory first on LD_LIBRARY_PATH, so the simulator
+# preloads it (same soname) through smpirun's -wrapper.
+simgrid=$(cd "$here/../.." && pwd)/build-simgrid/lib/libsimgrid.so.3.32
+wrapper=
+if [ "${NBR_SIMGRID:-}" != package ] && [ -e "$simgrid" ]; then wrapper="env LD_PRELOAD=$simgrid"; fi
 export NBR_SMPI_NODES=$nodes NBR_SMPI_CORES=$cores
 hosts=$(mktemp)
 trap 'rm -f "$hosts"' EXIT
 i=0
 while [ $i -lt "$nodes" ]; do echo "node-$i:$cores"; i=$((i + 1)); done > "$hosts"
 # shellcheck disable=SC2086  # SMPIRUN_FLAGS is a list of options
-smpirun -np "$np" -platform "$platform" -hostfile "$hosts" ${SMPIRUN_FLAGS:-} "$@"
+smpirun ${wrapper:+-wrapper "$wrapper"} -np "$np" -platform "$platform" -hostfile "$hosts" ${SMPIRUN_FLAGS:-} "$@"
