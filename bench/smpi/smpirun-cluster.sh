@@ -23,8 +23,12 @@ simgrid=$(cd "$here/../.." && pwd)/build-simgrid/lib/libsimgrid.so.3.32
 wrapper=
 if [ "${NBR_SIMGRID:-}" != package ] && [ -e "$simgrid" ]; then wrapper="env LD_PRELOAD=$simgrid"; fi
 export NBR_SMPI_NODES=$nodes NBR_SMPI_CORES=$cores
-hosts=$(mktemp)
-trap 'rm -f "$hosts"' EXIT
+# A directory of its own for smpirun's copies of the privatized libraries, so that simulations can
+# run side by side.
+TMPDIR=$(mktemp -d)
+export TMPDIR
+hosts=$TMPDIR/hosts
+trap 'rm -rf "$TMPDIR"' EXIT
 i=0
 while [ $i -lt "$nodes" ]; do echo "node-$i:$cores"; i=$((i + 1)); done > "$hosts"
 # shellcheck disable=SC2086  # SMPIRUN_FLAGS is a list of options
