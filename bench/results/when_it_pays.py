@@ -54,13 +54,12 @@ NOT_RUN = {
         "native's 18.19 µs; `aggregate` 10.88 µs in the variants' simulation), but its simulation's native "
         "experiment, which the ratio needs, did not end: after 80 minutes for auto's calls its 97 calls of direct "
         "ran 73 minutes more in a list scan inside SimGrid's communication code (`perf`)."),
-    ("moore:2:2", 4096): (
-        "On Moore (2,2) at 4096 processes auto plans pairs, whose Phase 1 sends 2116 messages per process in 65 "
-        "matching rounds there (nbrsim) and did not end in 40 minutes of simulation."),
     ("moore:3:1", 4096): (
-        "On Moore (3,1) at 4096 processes auto's Phase 1, which plans pairs (1112 messages per process in 21 "
-        "matching rounds, nbrsim), had not ended 47 minutes after the simulation's start (beside another "
-        "simulation), `perf` finding the simulator in the list scan of its communication code; stopped."),
+        "On Moore (3,1) at 4096 processes auto's Phase 1 planned pairs (1112 messages per process in 21 matching "
+        "rounds, nbrsim) and had not ended 47 minutes after the simulation's start on SimGrid 3.32's package. Since "
+        "47f1a6b it plans pairs only where its best case can still win, which on (3,1)'s 4 B blocks it cannot "
+        "(its best case 8.9 µs against `dimwise`'s 5.5 µs estimate); the simulation beside the variants, about 90 "
+        "minutes as on (2,2), has not been run yet."),
     ("moore:2:1", 4096): (
         "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
         "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
@@ -282,8 +281,10 @@ def section(rows, commit, csv_names, model, measured):
            "processes per node, nodes as the platform has them), nbrbench with the library built for SMPI; "
            "*direct* is one message per edge, what Open MPI and MPICH send. Ratios are of the median over the "
            "timed calls (the slowest process counts), each variant side by side with direct in one simulation; "
-           "auto mode (the default settings) in a simulation of its own after its warm-up calls (`run.sh`'s "
-           f"`auto_warmup`). Made at commit `{commit}`, but for the batches the appendix names with a commit of "
+           "auto mode (the default settings) after its warm-up calls (`run.sh`'s `auto_warmup`): beside the "
+           "variants, each after as many warm-up calls, in the batches the appendix says so of (`run.sh` measures "
+           "every auto row so since a82a005), in a simulation of its own in the earlier ones. Made at commit "
+           f"`{commit}`, but for the batches the appendix names with a commit of "
            "their own. A simulation is deterministic, so one run gives each figure; a ratio of at most 0.97 "
            "counts as faster, of at least 1.03 as slower, as nbrbench's verdicts do. "
            f"{len(rows)} rows, {invalid} of them with data other than MPI prescribes. Data: "
@@ -319,12 +320,13 @@ def section(rows, commit, csv_names, model, measured):
     out.append("### 4096 processes beside seed 000\n")
     out.append("Seed 000 measured friend-based combining (`pairs`) at 4K–8K processes on a real cluster: 0.29–0.50 "
                "of native's neighbor-allgather latency with small blocks. Here, 4096 simulated processes on 256 "
-               "nodes. `pairs` and auto, whose Phase 1 plans pairs too, ran where pairs' Phase 1 is small: on Moore "
-               "(2,1) (160 messages per process in 34 matching rounds, nbrsim), the mesh and its first multigrid "
-               "level (about 100 and 150; the first table above). On Moore (2,2) and (3,1) it sends 2116 and 1112 "
-               "messages per process in 65 and 21 rounds, as many as 88 and 43 of direct's calls; pairs' setup on "
-               "(2,2) did not end in 40 minutes of simulation, so the model below prices `pairs` there. The other "
-               "variants side by side with direct in one simulation per line of `run.sh --4096`:\n")
+               "nodes. Auto's Phase 1 plans pairs only where its best case can still win (`schedule/README.md`, "
+               "*How auto mode decides*), not on Moore (2,2), (3,1) or Erdős–Rényi δ 0.05 with small blocks. "
+               "`pairs` itself on Moore (2,2), 4 B allgather, on the SimGrid of `bench/smpi/build-simgrid.sh` "
+               "(`bench/smpi/README.md`, section 4; on the package its setup did not end in 40 minutes): 0.591 of "
+               "direct, its Phase 1 3862 messages in 136 steps on the busiest process and 2.59 ms simulated, as "
+               "long as 147 of direct's calls. The variants side by side with direct in one simulation per line "
+               "of `run.sh --4096`:\n")
     scale = [k for k in shapes if k[1] == 4096 and not k[0].startswith(("mesh:", "amg:"))]
     for key in sorted(scale):
         variants = shapes[key]
