@@ -47,12 +47,12 @@ std::size_t half_up(std::size_t n) { return (n + 1) / 2; }
 }  // namespace
 
 // In s combining steps (one per friend it pairs with) a process sends one packet per step and,
-// with theta of 2 or more, receives one; each step combines c >= theta common out-neighbors, of which it sends at least
-// floor(c / 2), and its edge to the friend rides in the packet. So of its n simple out-edges at
-// least ceil(n / 2) - s still go as messages of their own, and of its m simple in-edges at
-// least ceil((m - s) / 2) arrive in messages, a combined one carrying at most two. The blocks
-// that leave a node: every block to another node crosses once at least, allgather's once per
-// node it reaches.
+// with theta of 2 or more, receives one; each step combines c >= theta common out-neighbors, of
+// which it sends at least floor(c / 2), and its edge to the friend rides in the packet. So of its
+// n simple out-edges at least ceil(n / 2) - s still go as messages of their own, and of its m
+// simple in-edges at least ceil((m - s) / 2) arrive in messages, a combined one carrying at most
+// two. The blocks that leave a node: every block to another node crosses once at least,
+// allgather's once per node it reaches.
 RoundCosts pairs_best_case(const LocalGraph& graph, const std::vector<int>& node_of, int theta,
                            bool same_send_block) {
     const MessageOverheads overheads;

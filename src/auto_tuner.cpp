@@ -172,10 +172,6 @@ int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
     return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * shapes_per_form + size_class + 1;
 }
 
-Collective AutoTuner::collective_of(int shape_index) {
-    return static_cast<Collective>(shape_index / (form_count * shapes_per_form));
-}
-
 bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     Checkpoints& checkpoints = checkpoints_[static_cast<std::size_t>(static_cast<int>(collective) * form_count +
                                                                       static_cast<int>(form))];

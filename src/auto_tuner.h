@@ -200,7 +200,6 @@ public:
     static constexpr int shapes_per_form = size_classes + 1;
     static constexpr int shape_count = collective_count * form_count * shapes_per_form;
     static int shape_index(Collective collective, Form form, int size_class);
-    static Collective collective_of(int shape_index);
 
 private:
     enum class State : std::uint8_t { unopened, trial, waiting, decided };
