@@ -58,14 +58,15 @@ NOT_RUN = {
         "On Moore (3,1) at 4096 processes auto's Phase 1 planned pairs (1112 messages per process in 21 matching "
         "rounds, nbrsim) and had not ended 47 minutes after the simulation's start on SimGrid 3.32's package. Since "
         "47f1a6b it plans pairs only where its best case can still win, which on (3,1)'s 4 B blocks it cannot "
-        "(its best case 8.9 µs against `dimwise`'s 5.5 µs estimate); the simulation beside the variants, about 90 "
+        "(its best case 8.9 µs against `dimwise`'s 5.5 µs estimate, `pattern/pairs_best_case.h` and "
+        "`pattern/message_cost.h` over the 4096 processes on nodes of 16); the simulation beside the variants, about 90 "
         "minutes as on (2,2), has not been run yet."),
     ("er:0.05", 4096): (
         "On Erdős–Rényi δ 0.05 at 4096 processes (205 neighbors each) a call of direct costs the simulator about 2 "
         "minutes (SimGrid's `MPI_Waitall` tests every request again after each completion: quadratic in the "
         "degree), so auto's 92 warm-up and 5 timed calls beside the variants' take about 3 hours of one core; "
         "not run yet. Its Phase 1 would not plan pairs there (its best case 87.6 µs against `forward`'s 13.2 µs "
-        "estimate; pairs' matching sends 4611 messages per process, nbrsim)."),
+        "estimate, computed as on (3,1); pairs' matching sends 4611 messages per process, nbrsim)."),
     ("moore:2:1", 4096): (
         "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
         "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
