@@ -290,7 +290,7 @@ def section(rows, commit, csv_names, model, measured):
            "timed calls (the slowest process counts), each variant side by side with direct in one simulation; "
            "auto mode (the default settings) after its warm-up calls (`run.sh`'s `auto_warmup`): beside the "
            "variants, each after as many warm-up calls, in the batches the appendix says so of (`run.sh` measures "
-           "every auto row so since a82a005), in a simulation of its own in the earlier ones. Made at commit "
+           "every auto row so since 9ba8068), in a simulation of its own in the earlier ones. Made at commit "
            f"`{commit}`, but for the batches the appendix names with a commit of "
            "their own. A simulation is deterministic, so one run gives each figure; a ratio of at most 0.97 "
            "counts as faster, of at least 1.03 as slower, as nbrbench's verdicts do. "
