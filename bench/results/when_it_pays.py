@@ -331,7 +331,7 @@ def section(rows, commit, csv_names, model, measured):
                "*How auto mode decides*), not on Moore (2,2), (3,1) or Erdős–Rényi δ 0.05 with small blocks. "
                "`pairs` itself on Moore (2,2), 4 B allgather, on the SimGrid of `bench/smpi/build-simgrid.sh` "
                "(`bench/smpi/README.md`, section 4; on the package its setup did not end in 40 minutes): 0.591 of "
-               "direct, its Phase 1 3862 messages in 136 steps on the busiest process and 2.59 ms simulated, as "
+               "direct (faster), its Phase 1 3862 messages in 136 steps on the busiest process and 2.59 ms simulated, as "
                "long as 147 of direct's calls. The variants side by side with direct in one simulation per line "
                "of `run.sh --4096`:\n")
     scale = [k for k in shapes if k[1] == 4096 and not k[0].startswith(("mesh:", "amg:"))]
