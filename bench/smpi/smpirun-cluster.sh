@@ -23,6 +23,15 @@ simgrid=$(cd "$here/../.." && pwd)/build-simgrid/lib/libsimgrid.so.3.32
 wrapper=
 if [ "${NBR_SIMGRID:-}" != package ] && [ -e "$simgrid" ]; then wrapper="env LD_PRELOAD=$simgrid"; fi
 export NBR_SMPI_NODES=$nodes NBR_SMPI_CORES=$cores
+# Every rank maps its own copies of the program and the privatized libraries, about 13 mappings each:
+# past about 4900 ranks that exceeds Linux's default limit of 65530, and a rank whose copy fails to
+# load aborts the simulation ("Did you compile the program with a SMPI-specific compiler").
+map_count=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+if [ "$map_count" -gt 0 ] && [ "$map_count" -lt $((np * 14)) ]; then
+  echo "smpirun-cluster.sh: vm.max_map_count is $map_count; $np ranks need about $((np * 14)):" \
+    "sysctl -w vm.max_map_count=$((np * 14))" >&2
+  exit 1
+fi
 # A directory of its own for smpirun's copies of the privatized libraries, so that simulations can
 # run side by side.
 TMPDIR=$(mktemp -d)
