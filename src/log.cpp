@@ -2,6 +2,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
 namespace nbrcomb::detail {
 
@@ -10,10 +11,17 @@ namespace {
 int log_rank = -1;
 int log_level = static_cast<int>(LogLevel::warning);
 
+// The whole message, however long (a schedule's listing runs to many kilobytes), in one write.
 void write_line(const char* format, va_list args) {
-    char line[1024];
-    std::vsnprintf(line, sizeof line, format, args);
-    std::fprintf(stderr, "nbrcomb[%d]: %s\n", log_rank, line);
+    va_list measure;
+    va_copy(measure, args);
+    const int length = std::vsnprintf(nullptr, 0, format, measure);
+    va_end(measure);
+    if (length < 0) return;
+    std::string line(static_cast<std::size_t>(length) + 1, '\0');
+    std::vsnprintf(line.data(), line.size(), format, args);
+    line.pop_back();
+    std::fprintf(stderr, "nbrcomb[%d]: %s\n", log_rank, line.c_str());
 }
 
 }  // namespace
