@@ -1,4 +1,4 @@
-// What mapping/ reads of the library's settings; src/config.h builds it from a Config.
+// What mapping/ reads of the library's settings; src/settings/config.h builds it from a Config.
 #pragma once
 
 namespace nbrcomb::detail {

@@ -1,7 +1,7 @@
 // How the distributed algorithms of matching/ and pattern/ talk: a process sends one message to
 // each of some peers and waits for one from each of some peers, both sides knowing who talks to
 // whom. It lives in the lowest layer that uses it; the implementations live above: one runs over
-// MPI (src/mpi_transport.h), one runs P processes inside one process (pattern/simulator.h), and
+// MPI (src/setup/mpi_transport.h), one runs P processes inside one process (pattern/simulator.h), and
 // the algorithms cannot tell them apart.
 #pragma once
 

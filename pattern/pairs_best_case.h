@@ -1,7 +1,7 @@
 // The best case of pairs (paper 000's pattern): a lower bound of its estimate (message_cost.h)
 // from the graph and the node layout alone, before its distributed matching, the costliest step
 // of Phase 1, has run. Auto mode plans pairs only where this best case can still win
-// (src/decision_tiers.h).
+// (src/decision/decision_tiers.h).
 #pragma once
 
 #include "pattern/message_cost.h"

@@ -88,7 +88,7 @@ struct Algorithm {
     bool uses_grids;    // its plan or auto_candidate asks PlanSettings::grids
     // Where its Phase 1 is costly: a lower bound of this process's part of its estimate from the
     // graph and the node layout alone, by which auto mode plans it only where it can still win
-    // (src/decision_tiers.h). Null where planning costs little: auto mode always plans it.
+    // (src/decision/decision_tiers.h). Null where planning costs little: auto mode always plans it.
     RoundCosts (*best_case)(const LocalGraph& graph, const std::vector<int>& node_of, const PlanSettings& settings,
                             bool same_send_block);
 };

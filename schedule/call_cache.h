@@ -9,7 +9,7 @@
 namespace nbrcomb::detail {
 
 // Everything a schedule is built from besides the plan, as words (the caller's encoding of a
-// call's arguments: src/call_args.h).
+// call's arguments: src/route/call_args.h).
 using CallKey = std::vector<std::intptr_t>;
 
 // The most recently used calls of one communicator: their schedules and whatever the caller

@@ -1,9 +1,9 @@
 // One neighborhood collective call of any collective, in any form, through the library (MPI_*)
 // or the MPI itself (PMPI_*), with int or (MPI-4) large counts: what the MPI tests and nbrbench
-// issue, from the one list of collectives of src/neighbor_collectives.def.
+// issue, from the one list of collectives of src/base/neighbor_collectives.def.
 #pragma once
 
-#include "src/export.h"
+#include "src/shims/export.h"
 
 #include <mpi.h>
 
@@ -13,19 +13,19 @@ namespace nbrcomb::calls {
 
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) name,
 enum class Collective {
-#include "src/neighbor_collectives.def"
+#include "src/base/neighbor_collectives.def"
 };
 #undef NBRCOMB_NEIGHBOR_COLLECTIVE
 
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) Collective::name,
 inline constexpr Collective all_collectives[] = {
-#include "src/neighbor_collectives.def"
+#include "src/base/neighbor_collectives.def"
 };
 #undef NBRCOMB_NEIGHBOR_COLLECTIVE
 
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, ...) #name,
 inline constexpr const char* collective_names[] = {
-#include "src/neighbor_collectives.def"
+#include "src/base/neighbor_collectives.def"
 };
 #undef NBRCOMB_NEIGHBOR_COLLECTIVE
 
@@ -107,7 +107,7 @@ struct NeighborArguments {
         }                                                                                           \
         break;
 #endif
-#include "src/neighbor_collectives.def"
+#include "src/base/neighbor_collectives.def"
 #undef NBRCOMB_NEIGHBOR_COLLECTIVE
 #undef NBRCOMB_ISSUE
         }

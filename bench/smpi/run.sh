@@ -62,7 +62,7 @@ export SMPIRUN_FLAGS="--cfg=smpi/privatize-libs:$PWD/build-smpi/lib/libnbrcomb.s
 
 # Simulation is deterministic: few timed calls give a stable median. Auto mode is measured once
 # settled: past its lazy Phase 1 (call 32) and a race of three candidates' two stages, decided at
-# its second checkpoint (the 58th call after Phase 1; src/auto_tuner.h).
+# its second checkpoint (the 58th call after Phase 1; src/decision/auto_tuner.h).
 timing=(--runs 1 --reps 5 --node-size 0)
 auto_warmup=92
 

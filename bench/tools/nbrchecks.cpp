@@ -1,12 +1,12 @@
 // What the library adds to every neighborhood collective it intercepts on a communicator it
-// manages, before the call goes either way: the argument checks (src/validate.h: check_call)
-// and the device-memory test of both buffers (src/device_memory.h). Each is timed side by side
+// manages, before the call goes either way: the argument checks (src/route/validate.h: check_call)
+// and the device-memory test of both buffers (src/base/device_memory.h). Each is timed side by side
 // with the same loop doing nothing but passing the arguments on, in alternating runs; the
 // medians of the runs and their difference are printed per collective, in nanoseconds per call.
 //   mpiexec -n 1 nbrchecks [calls per run, default 10000000] [runs, default 9]
-#include "src/collective_args.h"
-#include "src/device_memory.h"
-#include "src/validate.h"
+#include "src/call/collective_args.h"
+#include "src/base/device_memory.h"
+#include "src/route/validate.h"
 
 #include <mpi.h>
 

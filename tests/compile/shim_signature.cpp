@@ -1,7 +1,7 @@
 // A shim of the library is declared by mpi.h with C linkage, so one whose signature differs from
 // the MPI's is a conflicting declaration of a C function and the build fails. Compiled twice by
 // the tests: with the MPI's signature it builds, with the receive count as a long it must not.
-#include "src/export.h"
+#include "src/shims/export.h"
 
 #include <mpi.h>
 

@@ -2,7 +2,7 @@
 // runtime once per process, so each suite runs in a process of its own (CMakeLists.txt): with
 // the stand-ins' folder on LD_LIBRARY_PATH for StandinCuda and StandinHip*, without for
 // WithoutDriver.
-#include "src/device_memory.h"
+#include "src/base/device_memory.h"
 #include "tests/device/standin.h"
 
 #include <dlfcn.h>

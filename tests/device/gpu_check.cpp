@@ -3,7 +3,7 @@
 // them and of malloc'ed memory; times it on host memory. Exit status 0: all as expected, 1: a
 // wrong answer, 2: no usable GPU. The driver's declarations are our own, so that no CUDA toolkit
 // is needed.
-#include "src/device_memory.h"
+#include "src/base/device_memory.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Device memory detection on a machine with an NVIDIA GPU and its driver: builds gpu_check.cpp
-# with src/device_memory.cpp using g++ alone (no CUDA toolkit, CMake or MPI needed) and runs it.
+# with src/base/device_memory.cpp using g++ alone (no CUDA toolkit, CMake or MPI needed) and runs it.
 # Exit status: the check's (0 pass, 1 a wrong answer, 2 no usable GPU), 3 when it does not build.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +16,7 @@ echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
 
 echo "== build"
 g++ --version | head -n 1
-g++ -std=c++17 -O2 -Wall -Wextra -I"$root" "$here/gpu_check.cpp" "$root/src/device_memory.cpp" \
+g++ -std=c++17 -O2 -Wall -Wextra -I"$root" "$here/gpu_check.cpp" "$root/src/base/device_memory.cpp" \
     -o "$build/gpu_check" -ldl -pthread || exit 3
 
 echo "== check"

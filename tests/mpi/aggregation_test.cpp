@@ -141,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, AggregationForms,
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });
 
-// NBRCOMB_CHECK runs a probe call of the plan (src/delivery_probe.h); a sound plan passes it and
+// NBRCOMB_CHECK runs a probe call of the plan (src/setup/delivery_probe.h); a sound plan passes it and
 // stays, where a failed check would leave the direct schedule.
 TEST(AggregationChecked, a_sound_plan_passes_the_check) {
     const Digraph graph = named_digraph("random:41", size_of(MPI_COMM_WORLD));

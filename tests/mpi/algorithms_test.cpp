@@ -1,11 +1,11 @@
 // Every algorithm of the table, planned over MPI and run end to end on probe blocks
-// (src/delivery_probe.h), delivers every block to its in-edge; and the probe catches a plan that
+// (src/setup/delivery_probe.h), delivers every block to its in-edge; and the probe catches a plan that
 // does not. Runs on the library's internals with the MPI's own collectives: no interception.
 #include "schedule/algorithm_table.h"
 #include "schedule/combining_plan.h"
 #include "schedule/global_plan.h"
-#include "src/delivery_probe.h"
-#include "src/mpi_transport.h"
+#include "src/setup/delivery_probe.h"
+#include "src/setup/mpi_transport.h"
 #include "topologies.h"
 
 #include <gtest/gtest.h>

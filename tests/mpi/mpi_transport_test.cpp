@@ -1,7 +1,7 @@
 // The pattern algorithms' transport over MPI delivers every payload whole and in the order the
 // receiver expects it: empty, short, exactly the first part's size, one value over it and long;
 // two messages from one peer on one channel in one exchange; and exchanges back to back.
-#include "src/mpi_transport.h"
+#include "src/setup/mpi_transport.h"
 
 #include <gtest/gtest.h>
 #include <mpi.h>

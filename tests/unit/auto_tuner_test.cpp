@@ -1,4 +1,4 @@
-#include "src/auto_tuner.h"
+#include "src/decision/auto_tuner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "src/config.h"
+#include "src/settings/config.h"
 
 #include <gtest/gtest.h>
 

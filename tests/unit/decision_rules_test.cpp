@@ -1,4 +1,4 @@
-#include "src/decision_rules.h"
+#include "src/decision/decision_rules.h"
 
 #include <gtest/gtest.h>
 

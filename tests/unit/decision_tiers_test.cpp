@@ -1,4 +1,6 @@
-#include "src/decision_tiers.h"
+#include "src/decision/decision_tiers.h"
+
+#include "schedule/algorithm_table.h"
 
 #include <gtest/gtest.h>
 
@@ -73,4 +75,84 @@ TEST(DecisionTiers, judged_on_the_blocks_called) {
     EXPECT_FALSE(can_still_win(flatter, {small_blocks}, {1024, -1}));
     EXPECT_TRUE(can_still_win(flatter, {small_blocks}, {4096, -1}));
     EXPECT_TRUE(can_still_win(flatter, {small_blocks}, both_kinds));
+}
+
+namespace {
+
+// Two candidates as Phase 1 plans them: dimwise, estimated at dimwise_us for allgather's small
+// blocks, and the one message per edge that stands for native, at 10 us.
+PlannedCandidates dimwise_and_direct(double dimwise_us) {
+    PlannedCandidates planned{{find_algorithm("dimwise"), find_algorithm("direct")}, {}};
+    for (const double us : {dimwise_us, 10.0}) {
+        planned.busiest[0].push_back(line(us, 0)[0]);
+        planned.busiest[1].push_back(line(us, 0)[1]);
+    }
+    return planned;
+}
+
+Rule rule(Collective collective, const char* decision) {
+    return {.key = {.any_graph = true, .collective = collective, .form = Form::blocking, .size_class = 0},
+            .decision = decision};
+}
+
+ForcedChoices forced(std::string_view text) {
+    std::vector<std::string> problems;
+    return parse_forced_choices(text, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
+                                problems);
+}
+
+}  // namespace
+
+// A shape opens by the strongest tier that speaks: NBRCOMB_FORCE, then the rules file, then a trial
+// of the contenders the estimate leaves, and where it leaves none the estimate alone (native).
+TEST(DecisionTiers, open_forced_then_rules_then_trial_then_estimate) {
+    StatedChoices choices{.forced = forced("allgather=native"),
+                          .learned = {rule(Collective::allgather, "dimwise"), rule(Collective::alltoall, "native")},
+                          .key = {}};
+    std::vector<std::string> left_out;
+    const Opener open = make_opener(choices, dimwise_and_direct(5), [&](const std::string& m) { left_out.push_back(m); });
+
+    const Opening allgather = open(Collective::allgather, Form::blocking, 0, 4);
+    ASSERT_TRUE(allgather.decided.has_value());
+    EXPECT_EQ(allgather.decided->source, Source::forced) << "forced over the rule that says dimwise";
+    EXPECT_FALSE(allgather.decided->combined);
+
+    const Opening alltoall = open(Collective::alltoall, Form::blocking, 0, 4);
+    ASSERT_TRUE(alltoall.decided.has_value());
+    EXPECT_EQ(alltoall.decided->source, Source::learned) << "the rule over the estimate, which races dimwise";
+    EXPECT_FALSE(alltoall.decided->combined);
+
+    const Opening raced = open(Collective::alltoall, Form::nonblocking, 0, 4);
+    EXPECT_FALSE(raced.decided.has_value());
+    EXPECT_EQ(raced.contenders, (std::vector<int>{0})) << "neither speaks: dimwise's 5 us raced against native's 10";
+
+    const Opener slower = make_opener({}, dimwise_and_direct(20), [](const std::string&) {});
+    const Opening estimated = slower(Collective::allgather, Form::blocking, 0, 4);
+    EXPECT_FALSE(estimated.decided.has_value());
+    EXPECT_TRUE(estimated.contenders.empty()) << "no candidate can beat native: native from the first call, no trial";
+    EXPECT_TRUE(left_out.empty());
+}
+
+// A name the communicator did not plan is left out, and said, and the next tier decides.
+TEST(DecisionTiers, a_name_not_planned_is_left_out) {
+    std::vector<std::string> left_out;
+    const Opener open = make_opener({.forced = forced("allgather=forward"), .learned = {}, .key = {}},
+                                    dimwise_and_direct(5), [&](const std::string& m) { left_out.push_back(m); });
+    const Opening opening = open(Collective::allgather, Form::blocking, 0, 4);
+    EXPECT_FALSE(opening.decided.has_value());
+    EXPECT_EQ(opening.contenders, (std::vector<int>{0}));
+    ASSERT_EQ(left_out.size(), 1u);
+    EXPECT_NE(left_out[0].find("NBRCOMB_FORCE names forward"), std::string::npos) << left_out[0];
+}
+
+// Settings and rules that settle a shape native before Phase 1, and that make one combine.
+TEST(DecisionTiers, settled_before_phase1) {
+    const StatedChoices choices{.forced = forced("alltoall=native"),
+                                .learned = {rule(Collective::allgather, "native")}, .key = {}};
+    EXPECT_EQ(native_settled_by(choices, Collective::alltoall, Form::blocking, 0), Source::forced);
+    EXPECT_EQ(native_settled_by(choices, Collective::allgather, Form::blocking, 0), Source::learned);
+    EXPECT_EQ(native_settled_by(choices, Collective::allgatherv, Form::blocking, -1), std::nullopt);
+    EXPECT_FALSE(combining_settled(choices));
+    EXPECT_TRUE(combining_settled({.forced = forced("alltoall=dimwise"), .learned = {}, .key = {}}));
+    EXPECT_TRUE(names_algorithm({.forced = {}, .learned = {rule(Collective::allgather, "pairs")}, .key = {}}, "pairs"));
 }

@@ -1,5 +1,5 @@
 #include "schedule/algorithm_table.h"
-#include "src/forced_choices.h"
+#include "src/decision/forced_choices.h"
 
 #include <gtest/gtest.h>
 

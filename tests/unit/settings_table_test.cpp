@@ -1,6 +1,6 @@
-// The README's settings table is the registry's (src/config.h): a setting added, renamed or
+// The README's settings table is the registry's (src/settings/config.h): a setting added, renamed or
 // changed in the code fails here until the README says so.
-#include "src/config.h"
+#include "src/settings/config.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-// The registry of statistics (src/statistics.cpp): every field is a counter, a time or a mode, and
+// The registry of statistics (src/base/statistics.cpp): every field is a counter, a time or a mode, and
 // what the report reduces over processes comes back field by field.
-#include "src/statistics.h"
+#include "src/base/statistics.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,172 @@
+#include "src/base/device_memory.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <cstdint>
+#include <initializer_list>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// The few declarations of the CUDA driver API (cuda.h) and of the HIP runtime
+// (hip_runtime_api.h) that detection needs: both runtimes are found at run time, neither is
+// needed to build.
+constexpr int cuda_success = 0;
+constexpr int cu_pointer_attribute_memory_type = 2;
+constexpr unsigned cu_memorytype_host = 1;
+// CUdeviceptr is an integer of pointer size.
+using CuPointerGetAttribute = int (*)(void* data, int attribute, std::uintptr_t address);
+
+constexpr int hip_success = 0;
+// hipPointerAttribute_t, alike in ROCm 5 and 6 but for the numbering of its type.
+struct HipPointerAttributes {
+    int type;
+    int device;
+    void* device_pointer;
+    void* host_pointer;
+    int is_managed;
+    unsigned allocation_flags;
+};
+using HipPointerGetAttributes = int (*)(HipPointerAttributes* attributes, const void* address);
+using HipRuntimeGetVersion = int (*)(int* version);
+using HipGetLastError = int (*)();
+// ROCm 6 renumbered hipMemoryType. Before: Host 0, Device 1, Array 2, Unified 3, Managed 4;
+// from 6 on: Unregistered 0, Host 1, Device 2, Managed 3, Array 10, Unified 11. So Device of
+// ROCm 5 is Host of ROCm 6, and the runtime's version decides which one a type means.
+constexpr int hip_version_6 = 60000000;  // HIP_VERSION: major * 10000000 + minor * 100000 + patch
+constexpr int hip5_memory_type_host = 0;
+constexpr int hip6_memory_type_unregistered = 0;
+constexpr int hip6_memory_type_host = 1;
+
+enum class Runtime { not_looked_for, none, cuda, hip };
+
+// Set once by find_runtime, before runtime publishes which of them to use.
+CuPointerGetAttribute cu_pointer_get_attribute = nullptr;
+HipPointerGetAttributes hip_pointer_get_attributes = nullptr;
+HipGetLastError hip_get_last_error = nullptr;
+bool hip_numbering_6 = false;
+std::atomic<Runtime> runtime{Runtime::not_looked_for};
+
+// Only a HIP runtime that the process has loaded already: the first call into one initializes
+// it (every GPU of the node, threads of its own), which no host-only process should pay for. A
+// HIP program has it from its start, as it links it.
+bool find_hip() {
+    for (const char* name : {"libamdhip64.so.7", "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"}) {
+        void* library = dlopen(name, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+        if (library == nullptr) continue;
+        const auto get_attributes =
+            reinterpret_cast<HipPointerGetAttributes>(dlsym(library, "hipPointerGetAttributes"));
+        const auto get_version = reinterpret_cast<HipRuntimeGetVersion>(dlsym(library, "hipRuntimeGetVersion"));
+        const auto get_last_error = reinterpret_cast<HipGetLastError>(dlsym(library, "hipGetLastError"));
+        int version = 0;
+        if (get_attributes == nullptr || get_version == nullptr || get_last_error == nullptr ||
+            get_version(&version) != hip_success) {
+            dlclose(library);
+            continue;
+        }
+        // The handle stays open, so that the runtime stays loaded while its functions are called.
+        hip_pointer_get_attributes = get_attributes;
+        hip_get_last_error = get_last_error;
+        hip_numbering_6 = version >= hip_version_6;
+        return true;
+    }
+    return false;
+}
+
+// The CUDA driver, loaded here if installed: until the program initializes CUDA,
+// cuPointerGetAttribute only fails (host memory) and initializes nothing. A CUDA program loads the
+// driver at its first CUDA call, which may come after its first MPI call, so that looking only
+// for a driver loaded already could miss it.
+bool find_cuda() {
+    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) return false;
+    const auto get_attribute = reinterpret_cast<CuPointerGetAttribute>(dlsym(library, "cuPointerGetAttribute"));
+    if (get_attribute == nullptr) {
+        dlclose(library);
+        return false;
+    }
+    cu_pointer_get_attribute = get_attribute;
+    return true;
+}
+
+Runtime find_runtime() {
+    // A process with HIP loaded uses HIP, even where a CUDA driver is installed too.
+    if (find_hip()) return Runtime::hip;
+    if (find_cuda()) return Runtime::cuda;
+    return Runtime::none;
+}
+
+Runtime looked_for_runtime() {
+    const Runtime known = runtime.load(std::memory_order_acquire);
+    if (known != Runtime::not_looked_for) return known;
+    // A function-local static: the first caller looks, callers meanwhile wait for its answer.
+    static const Runtime found = find_runtime();
+    runtime.store(found, std::memory_order_release);
+    return found;
+}
+
+bool hip_is_device_memory(const void* address) {
+    HipPointerAttributes attributes{};
+    // ROCm 5 fails for memory it does not know, ROCm 6 says Unregistered: host memory both. Every
+    // HIP call sets the thread's last error; the one this failure sets is cleared, so that the
+    // program does not find it in its next hipGetLastError.
+    if (hip_pointer_get_attributes(&attributes, address) != hip_success) {
+        hip_get_last_error();
+        return false;
+    }
+    // Managed memory may come with type Host (ROCm 5): its flag says what it is.
+    if (attributes.is_managed != 0) return true;
+    if (hip_numbering_6) {
+        return attributes.type != hip6_memory_type_unregistered && attributes.type != hip6_memory_type_host;
+    }
+    return attributes.type != hip5_memory_type_host;
+}
+
+// The answer of the runtime found, apart from is_device_memory so that the common case there
+// needs no stack frame.
+[[gnu::noinline]] bool ask_runtime(Runtime asked, const void* address) {
+    switch (asked == Runtime::not_looked_for ? looked_for_runtime() : asked) {
+    case Runtime::cuda: {
+        unsigned type = 0;
+        // Every error, such as CUDA not initialized or an address the driver does not know, means
+        // host memory.
+        return cu_pointer_get_attribute(&type, cu_pointer_attribute_memory_type,
+                                        reinterpret_cast<std::uintptr_t>(address)) == cuda_success &&
+               type != cu_memorytype_host;
+    }
+    case Runtime::hip:
+        return hip_is_device_memory(address);
+    case Runtime::not_looked_for:
+    case Runtime::none:
+        break;
+    }
+    return false;
+}
+
+}  // namespace
+
+bool is_device_memory(const void* address) {
+    // Asked for the send and the receive buffer of every call. Without a GPU runtime, which is the
+    // common case, an answer costs a load of the runtime found and a branch: the libraries are
+    // looked for once, at the first call.
+    const Runtime asked = runtime.load(std::memory_order_acquire);
+    if (asked == Runtime::none || address == nullptr) return false;
+    return ask_runtime(asked, address);
+}
+
+const char* device_runtime_name() {
+    switch (looked_for_runtime()) {
+    case Runtime::cuda:
+        return "CUDA driver";
+    case Runtime::hip:
+        return "HIP runtime";
+    case Runtime::not_looked_for:
+    case Runtime::none:
+        break;
+    }
+    return nullptr;
+}
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,199 @@
+#include "src/communicator/topo_state.h"
+
+#include "schedule/mpi_features.h"
+#include "src/base/log.h"
+#include "src/progress/progressing_wait.h"
+#include "src/base/statistics.h"
+
+#include <atomic>
+#include <mutex>
+#include <set>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+// States alive now, and the counters of those already freed, for the report at finalize.
+struct Ledger {
+    std::mutex mutex;
+    std::set<const TopoState*> alive;
+    ProcessTotals freed;
+};
+
+Ledger& ledger() {
+    static Ledger instance;
+    return instance;
+}
+
+void add(ProcessTotals& totals, const nbrcomb_stats& part) {
+    add_statistics(totals.stats, part);
+    ++totals.communicators;
+    if (part.reorder_tried) totals.reorder_calls += part.calls;
+}
+
+void track(const TopoState* state) {
+    std::lock_guard lock(ledger().mutex);
+    ledger().alive.insert(state);
+}
+
+// The attribute is a box holding one reference to the state.
+using StateBox = std::shared_ptr<TopoState>;
+
+// Set while the library duplicates a communicator for its own traffic: that duplicate needs
+// no state of its own.
+thread_local bool duplicating_for_library = false;
+
+int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, int* flag) {
+    if (duplicating_for_library) {
+        *flag = 0;
+        return MPI_SUCCESS;
+    }
+    const TopoState& original = **static_cast<const StateBox*>(attribute_in);
+    auto copy = std::make_shared<TopoState>();
+    copy->topology = original.topology;
+    copy->config = original.config;
+    copy->tag_span = original.tag_span;
+    copy->idle = original.idle;
+    copy->idle_somewhere = original.idle_somewhere;
+    // Where some process has no edge, the duplicate's private communicators cannot wait for a
+    // later collective those processes may never enter.
+    copy->awaiting_setup = original.idle_somewhere;
+    *copy->stats.lock() = for_duplicate(original.stats.snapshot());
+    // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
+    // its calls are its own, so it tries the call shapes afresh.
+    copy->choices = original.choices;
+    copy->calls_until_pattern =
+        original.calls_until_pattern > 0 ? (combining_settled(copy->choices) ? 1 : original.config.lazy) : 0;
+    copy->has_candidate = original.has_candidate;
+    if (original.tuner) copy->tuner = make_tuner(*copy);
+    track(copy.get());
+    *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+// Counts the states freed: a thread's remembered lookup is stale once this moves, as the freed
+// communicator's handle may come back for another.
+std::atomic<std::uint64_t> states_freed{0};
+
+int delete_state(MPI_Comm, int, void* attribute, void*) {
+    states_freed.fetch_add(1, std::memory_order_release);
+    delete static_cast<StateBox*>(attribute);
+    return MPI_SUCCESS;
+}
+
+int keyval() {
+    static const int value = [] {
+        int created = MPI_KEYVAL_INVALID;
+        PMPI_Comm_create_keyval(copy_state, delete_state, &created, nullptr);
+        return created;
+    }();
+    return value;
+}
+
+StateBox* find_box(MPI_Comm comm) {
+    void* attribute = nullptr;
+    int found = 0;
+    if (PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found) return nullptr;
+    return static_cast<StateBox*>(attribute);
+}
+
+}  // namespace
+
+// The counters go to the ledger's freed total; alive holds only what attach_state or
+// copy_state tracked, so a state never attached adds nothing.
+TopoState::~TopoState() {
+    {
+        std::lock_guard lock(ledger().mutex);
+        if (ledger().alive.erase(this) != 0) add(ledger().freed, stats.snapshot());
+    }
+    if (participants_comm != MPI_COMM_NULL) PMPI_Comm_free(&participants_comm);
+    if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
+}
+
+int TopoState::next_tag() {
+    const long long operations = (tag_span - pattern_tags()) / tags_per_operation;
+    int first_tag = 0;
+    do {
+        first_tag = static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);
+    } while (!reserved_tags.empty() && reserved_tags.contains(first_tag));
+    return first_tag;
+}
+
+int TopoState::reserve_tag() {
+    const int first_tag = next_tag();
+    reserved_tags.insert(first_tag);
+    return first_tag;
+}
+
+std::unique_ptr<AutoTuner> make_tuner(const TopoState& state, const std::vector<std::pair<int, Source>>& counted) {
+    PlannedCandidates planned;
+    for (const Topology::Candidate& candidate : state.topology->candidates) planned.algorithms.push_back(candidate.algorithm);
+    planned.busiest = state.topology->busiest;
+    const int most = most_contenders(planned.algorithms);
+    // Said on the first process of those that take part, which all decide alike.
+    const auto left_out = [&state](const std::string& message) {
+        int rank = 0;
+        PMPI_Comm_rank(state.agreement_comm(), &rank);
+        if (rank == 0) log(LogLevel::warning, "%s", message.c_str());
+    };
+    return std::make_unique<AutoTuner>(make_opener(state.choices, std::move(planned), left_out), most, counted);
+}
+
+const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
+    struct Remembered {
+        MPI_Comm comm = MPI_COMM_NULL;
+        const StateBox* box = nullptr;
+        std::uint64_t freed = 0;
+    };
+    thread_local Remembered last;
+    const std::uint64_t freed = states_freed.load(std::memory_order_acquire);
+    if (last.box != nullptr && last.comm == comm && last.freed == freed) return last.box;
+    const StateBox* box = find_box(comm);
+    if (box != nullptr) last = {comm, box, freed};
+    return box;
+}
+
+TopoState* find_state(MPI_Comm comm) {
+    const StateBox* box = find_shared_state(comm);
+    return box == nullptr ? nullptr : box->get();
+}
+
+int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
+    auto* box = new StateBox(std::move(state));
+    if (const int err = PMPI_Comm_set_attr(comm, keyval(), box); err != MPI_SUCCESS) {
+        delete box;
+        return err;
+    }
+    track(box->get());
+    return MPI_SUCCESS;
+}
+
+int ensure_private_comm(MPI_Comm comm, TopoState& state) {
+    if (state.private_comm != MPI_COMM_NULL) return MPI_SUCCESS;
+    duplicating_for_library = true;
+    int err = MPI_SUCCESS;
+    if constexpr (mpi_has_scalable_nonblocking_collectives) {
+        // Waiting advances the operations in flight, which other processes may need before
+        // they come to duplicate.
+        MPI_Request request = MPI_REQUEST_NULL;
+        err = PMPI_Comm_idup(comm, &state.private_comm, &request);
+        if (err == MPI_SUCCESS) err = wait_all_progressing(1, &request);
+    } else {
+        err = PMPI_Comm_dup(comm, &state.private_comm);
+    }
+    duplicating_for_library = false;
+    if (err != MPI_SUCCESS) return err;
+    // Errors on library traffic come back to the library, which raises them on the user's
+    // communicator through its error handler.
+    return PMPI_Comm_set_errhandler(state.private_comm, MPI_ERRORS_RETURN);
+}
+
+ProcessTotals process_totals() {
+    std::lock_guard lock(ledger().mutex);
+    ProcessTotals totals = ledger().freed;
+    for (const TopoState* state : ledger().alive) add(totals, state->stats.snapshot());
+    return totals;
+}
+
+}  // namespace nbrcomb::detail

@@ -1,0 +1,48 @@
+#include "src/progress/mpi_progress_hook.h"
+
+#include <dlfcn.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+using Callback = int (*)();
+using Registration = int (*)(Callback);
+
+struct Hook {
+    std::once_flag once;
+    std::atomic<Callback> registered{nullptr};
+    Registration unregister = nullptr;
+};
+
+Hook& hook() {
+    static Hook instance;
+    return instance;
+}
+
+}  // namespace
+
+void hook_into_mpi_progress(Callback advance) {
+    Hook& state = hook();
+    std::call_once(state.once, [&] {
+        // Open MPI's, in the libopen-pal its libmpi links.
+        const auto add = reinterpret_cast<Registration>(dlsym(RTLD_DEFAULT, "opal_progress_register"));
+        const auto remove = reinterpret_cast<Registration>(dlsym(RTLD_DEFAULT, "opal_progress_unregister"));
+        if (add == nullptr || remove == nullptr || add(advance) != 0) return;
+        state.registered = advance;
+        state.unregister = remove;
+    });
+}
+
+bool mpi_progresses_library() { return hook().registered.load(std::memory_order_relaxed) != nullptr; }
+
+void unhook_from_mpi_progress() {
+    Hook& state = hook();
+    if (state.registered.load() == nullptr) return;
+    state.unregister(state.registered.exchange(nullptr));
+}
+
+}  // namespace nbrcomb::detail

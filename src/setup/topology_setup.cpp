@@ -1,0 +1,528 @@
+#include "src/setup/topology_setup.h"
+
+#include "mapping/locality.h"
+#include "pattern/message_cost.h"
+#include "schedule/combining_plan.h"
+#include "schedule/global_plan.h"
+#include "schedule/mpi_features.h"
+#include "src/setup/adjacency_calls.h"
+#include "src/decision/decision_tiers.h"
+#include "src/setup/delivery_probe.h"
+#include "src/setup/learned_rules.h"
+#include "src/base/log.h"
+#include "src/setup/mapping_log.h"
+#include "src/setup/mpi_transport.h"
+#include "src/progress/progressing_wait.h"
+#include "src/communicator/topo_state.h"
+#include "src/communicator/topology_neighbors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <span>
+#include <string>
+
+namespace nbrcomb::detail {
+
+namespace {
+
+bool has_repeats(std::vector<int> peers) {
+    std::ranges::sort(peers);
+    return std::ranges::adjacent_find(peers) != peers.end();
+}
+
+// Whether any process of comm has an edge twice. Collective.
+bool edges_repeat_anywhere(MPI_Comm comm, const LocalGraph& graph) {
+    int repeats = has_repeats(graph.sources) || has_repeats(graph.destinations) ? 1 : 0;
+    PMPI_Allreduce(MPI_IN_PLACE, &repeats, 1, MPI_INT, MPI_LOR, comm);
+    return repeats != 0;
+}
+
+std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
+    auto topology = std::make_shared<Topology>();
+    PMPI_Comm_rank(comm, &topology->graph.rank);
+    PMPI_Comm_size(comm, &topology->size);
+    Adjacency vertex = read_adjacency(comm);
+    topology->graph.sources = std::move(vertex.sources);
+    topology->graph.destinations = std::move(vertex.destinations);
+    topology->weighted = vertex.weighted;
+    topology->source_weights = std::move(vertex.source_weights);
+    topology->destination_weights = std::move(vertex.destination_weights);
+    // Only Cartesian topologies have blocks without edges. All their processes know the
+    // dimensions, so they decide alike without a word; their repeated edges are neighbors twice.
+    topology->blocks = std::move(vertex.blocks);
+    if (topology->blocks) {
+        const bool twice = has_neighbors_twice(comm);
+        topology->native_unreliable = twice && !mpi_right_on_neighbors_twice;
+        topology->native_nonblocking_unreliable = twice && !mpi_nonblocking_right_on_neighbors_twice;
+    } else if constexpr (!mpi_right_on_repeated_edges) {
+        topology->native_unreliable = edges_repeat_anywhere(comm, topology->graph);
+    }
+    return topology;
+}
+
+// reorder=1: which out-edges join two nodes with the old ranks and with the new ones, and their
+// weight: the traffic between nodes that reordering is to lower.
+void account_node_crossings(Topology& topology, const Renumbering& renumbering, nbrcomb_stats& stats) {
+    const int self = topology.graph.rank;
+    const std::vector<int>& destinations = topology.graph.destinations;
+    for (std::size_t j = 0; j < destinations.size(); ++j) {
+        const int peer = destinations[j];
+        const bool before = renumbering.node_before[self] != renumbering.node_before[peer];
+        const bool after = renumbering.node_after[self] != renumbering.node_after[peer];
+        topology.internode_before.push_back(before);
+        topology.internode_after.push_back(after);
+        const auto weight = static_cast<unsigned long long>(topology.weighted ? topology.destination_weights[j] : 1);
+        stats.edge_cut_before += before ? weight : 0;
+        stats.edge_cut_after += after ? weight : 0;
+    }
+}
+
+// Runs a pattern coroutine over MPI, where it never suspends.
+template <class T>
+T run_over_mpi(Task<T> task) {
+    task.start();
+    return task.take();
+}
+
+// The ranks of the private communicator that take part in calls, in the order of
+// participants_comm.
+std::vector<int> participant_ranks(const TopoState& state) {
+    MPI_Group all = MPI_GROUP_NULL, participants = MPI_GROUP_NULL;
+    PMPI_Comm_group(state.private_comm, &all);
+    PMPI_Comm_group(state.participants_comm, &participants);
+    int count = 0;
+    PMPI_Group_size(participants, &count);
+    std::vector<int> ranks(static_cast<std::size_t>(count)), translated(ranks.size());
+    for (int i = 0; i < count; ++i) ranks[static_cast<std::size_t>(i)] = i;
+    PMPI_Group_translate_ranks(participants, count, ranks.data(), all, translated.data());
+    PMPI_Group_free(&participants);
+    PMPI_Group_free(&all);
+    return translated;
+}
+
+// The locality domains of the communicator's ranks as the processes that take part in calls
+// find them; -1 for those without edges, which lead and relay nothing. Collective over them.
+LocalityDomains participants_domains(const TopoState& state, const MappingSettings& settings,
+                                     std::span<const int> emulated_nodes) {
+    if (state.participants_comm == MPI_COMM_NULL) return locality_domains(state.private_comm, settings, emulated_nodes);
+    // Emulated nodes are numbered by rank of the whole communicator; real ones are found
+    // among the participants.
+    const bool emulated = settings.node_size > 0;
+    LocalityDomains domains = emulated ? locality_domains(state.private_comm, settings, emulated_nodes)
+                                       : locality_domains(state.participants_comm, settings, {});
+    if (!domains.of_rank) return domains;
+    auto of_rank = std::make_shared<std::vector<int>>(static_cast<std::size_t>(state.topology->size), -1);
+    const std::vector<int> ranks = participant_ranks(state);
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        const auto rank = static_cast<std::size_t>(ranks[i]);
+        (*of_rank)[rank] = (*domains.of_rank)[emulated ? rank : i];
+    }
+    domains.of_rank = std::move(of_rank);
+    return domains;
+}
+
+// The node of every rank, real or emulated (the one NBRCOMB_NODE_SIZE and reordering give), for
+// aggregation and the statistics between nodes.
+std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const Topology& topology) {
+    MappingSettings settings = mapping_settings(state.config);
+    settings.locality = Locality::node;
+    return participants_domains(state, settings, topology.emulated_nodes).of_rank;
+}
+
+// Each plan's round costs for both kinds of blocks folded over the communicator's processes
+// (message_cost.h): the maximum of the process's fields, the sum of the node's. Collective.
+std::vector<KindCosts> busiest_costs(const std::vector<KindCosts>& mine, const std::vector<int>& node_of,
+                                     MPI_Comm comm) {
+    using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
+    const Field maximal[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
+                             &RoundCosts::remote_blocks};
+    std::vector<double> maxima, sums;
+    for (const KindCosts& kinds : mine)
+        for (const RoundCosts& costs : kinds) {
+            for (const auto field : maximal) maxima.insert(maxima.end(), (costs.*field).begin(), (costs.*field).end());
+            sums.insert(sums.end(), costs.node_blocks.begin(), costs.node_blocks.end());
+        }
+    allreduce_progressing(maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX, comm);
+    allreduce_progressing(sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, comm);
+    std::vector<KindCosts> busiest(mine.size());
+    auto maximum = maxima.begin();
+    auto sum = sums.begin();
+    const int nodes = node_count(node_of);
+    for (KindCosts& kinds : busiest)
+        for (RoundCosts& costs : kinds) {
+            for (const auto field : maximal)
+                for (double& entry : costs.*field) entry = *maximum++;
+            for (double& entry : costs.node_blocks) entry = *sum++;
+            per_node(costs, nodes);
+        }
+    return busiest;
+}
+
+KindCosts costs_of(const Plan& plan, const Topology& topology) {
+    return {plan.round_costs(topology.graph, *topology.node_of, true),
+            plan.round_costs(topology.graph, *topology.node_of, false)};
+}
+
+// Auto mode: the candidates in the order of their estimate for small allgather blocks, the first
+// of the table among equals, the first of which the report names, and their folded costs, from
+// which each call shape's estimate picks the contenders of its trial (decision_tiers.h).
+void order_by_estimate(Topology& topology, const std::vector<KindCosts>& busiest) {
+    std::vector<std::size_t> order(topology.candidates.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::ranges::stable_sort(order, {}, [&](std::size_t i) { return estimated_time(busiest[i][0]); });
+    std::vector<Topology::Candidate> candidates;
+    std::string estimates;
+    for (const std::size_t i : order) {
+        candidates.push_back(topology.candidates[i]);
+        topology.busiest[0].push_back(busiest[i][0]);
+        topology.busiest[1].push_back(busiest[i][1]);
+        char estimate[96];
+        std::snprintf(estimate, sizeof estimate, "%s%s %.2f us, %.2f us at 1 KiB", estimates.empty() ? "" : "; ",
+                      topology.candidates[i].algorithm->name, estimated_time(busiest[i][0]),
+                      estimated_time(busiest[i][0], 1024));
+        estimates += estimate;
+    }
+    topology.candidates = std::move(candidates);
+    log_rank0(LogLevel::info, "auto: candidates by estimate for allgather's blocks: %s", estimates.c_str());
+}
+
+// Auto mode: the block sizes Phase 1 plans for, by kind of blocks (block_kind): up to the
+// representative block of the largest class the calls before Phase 1 had (agreed by every
+// process, TopoState::largest_called), -1 for a kind not called; any size of both kinds where
+// Phase 1 runs before any call.
+std::array<double, 2> block_limits(const TopoState& state) {
+    if (state.largest_called[0] < 0 && state.largest_called[1] < 0) return {INFINITY, INFINITY};
+    std::array<double, 2> limits{};
+    for (std::size_t kind = 0; kind < 2; ++kind) {
+        const double largest = state.largest_called[kind];
+        const std::size_t representative = representative_block(size_class(static_cast<std::size_t>(std::max(largest, 0.0))));
+        limits[kind] = largest < 0 ? -1 : static_cast<double>(representative);
+    }
+    return limits;
+}
+
+// The process grids of the multi-hop algorithms, which every process chooses alike from the
+// maximum of their surveys. Collective.
+GridChoices agree_on_grids(const TopoState& state, const Topology& topology) {
+    const GridSurvey survey(topology.node_of);
+    std::vector<int> maximum = survey.of(topology.graph);
+    allreduce_progressing(maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX, state.agreement_comm());
+    return survey.choose(maximum);
+}
+
+// Whether the mode's algorithm, or in auto mode any candidate, needs the process grids.
+bool needs_grids(nbrcomb_mode mode) {
+    if (mode != NBRCOMB_MODE_AUTO) return find_algorithm(mode)->uses_grids;
+    return std::ranges::any_of(algorithms(), &Algorithm::uses_grids);
+}
+
+// The algorithms Phase 1 may plan: the mode's, or in auto mode the table's candidates here and
+// the ones NBRCOMB_FORCE or the rules file names.
+std::vector<const Algorithm*> planned_algorithms(const TopoState& state, const PlanSettings& settings) {
+    if (state.config.mode != NBRCOMB_MODE_AUTO) return {find_algorithm(state.config.mode)};
+    std::vector<const Algorithm*> planned;
+    for (const Algorithm& algorithm : algorithms())
+        if (algorithm.auto_candidate(settings) || names_algorithm(state.choices, algorithm.name)) planned.push_back(&algorithm);
+    return planned;
+}
+
+// Runs a call of every plan of the combined route on probe blocks (an alltoall and an
+// allgather of each edge's ends and repeat), and checks each plan's own invariants:
+// NBRCOMB_CHECK. True when everything held on every process; problems are logged where found.
+bool plans_hold(TopoState& state, const Topology& topology) {
+    MpiTransport transport(state.private_comm, state.pattern_tag());
+    std::vector<std::string> problems;
+    for (const Topology::Candidate& candidate : topology.candidates) {
+        transport.set_channel_base(first_channel(*candidate.algorithm));
+        for (std::string& problem : run_over_mpi(candidate.plan->check(transport, topology.graph)))
+            problems.push_back(std::string(candidate.algorithm->name) + ": " + problem);
+        const int first_tags[2] = {state.next_tag(), state.next_tag()};
+        for (std::string& problem : probe_deliveries(*candidate.plan, topology.graph, state.private_comm, first_tags))
+            problems.push_back(std::string(candidate.algorithm->name) + ": " + problem);
+    }
+    for (const std::string& problem : problems) log(LogLevel::warning, "plan check: %s", problem.c_str());
+    int broken = problems.empty() ? 0 : 1;
+    allreduce_progressing(&broken, 1, MPI_INT, MPI_MAX, state.agreement_comm());
+    return broken == 0;
+}
+
+// Phase 1: the plans of the combined route, each algorithm's over its own channels. Emulated
+// nodes stay with their processes when reordering gave them new ranks. Auto mode plans an
+// algorithm whose Phase 1 is costly (a best case in the table) last, and only where its best case
+// can still win against the others' estimates (decision_tiers.h), unless a setting or a rule
+// names it.
+void build_plans(TopoState& state, Topology& topology) {
+    topology.node_of = nodes_of(state, topology);
+    const Config& config = state.config;
+    const double start = PMPI_Wtime();  // simulated time under SMPI, as the application's
+    PlanSettings settings{.theta = config.theta,
+                          .k = config.k,
+                          .max_hyperedges = config.max_hyperedges,
+                          .node_of = topology.node_of,
+                          .complete_graph = topology.complete_graph};
+    if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
+    const bool auto_mode = config.mode == NBRCOMB_MODE_AUTO;
+    MpiTransport transport(state.private_comm, state.pattern_tag());
+    bool domains_found = false;
+    const auto plan = [&](const Algorithm* algorithm) {
+        if (algorithm->uses_domains && !domains_found) {  // collective: every process plans alike
+            const LocalityDomains domains = participants_domains(state, mapping_settings(config), topology.emulated_nodes);
+            log_locality(config.topo_aware, domains);
+            settings.domains = domains.of_rank;
+            domains_found = true;
+        }
+        transport.set_channel_base(first_channel(*algorithm));
+        topology.candidates.push_back({algorithm, run_over_mpi(algorithm->plan(transport, topology.graph, settings))});
+    };
+    topology.candidates.clear();
+    std::vector<const Algorithm*> costly;
+    for (const Algorithm* algorithm : planned_algorithms(state, settings)) {
+        if (auto_mode && algorithm->best_case != nullptr && !names_algorithm(state.choices, algorithm->name))
+            costly.push_back(algorithm);
+        else
+            plan(algorithm);
+    }
+    if (auto_mode) {
+        std::vector<KindCosts> mine;
+        for (const Topology::Candidate& candidate : topology.candidates) mine.push_back(costs_of(*candidate.plan, topology));
+        for (const Algorithm* algorithm : costly)
+            mine.push_back({algorithm->best_case(topology.graph, *topology.node_of, settings, true),
+                            algorithm->best_case(topology.graph, *topology.node_of, settings, false)});
+        std::vector<KindCosts> busiest = busiest_costs(mine, *topology.node_of, state.agreement_comm());
+        const std::vector<KindCosts> best_cases(busiest.begin() + static_cast<std::ptrdiff_t>(topology.candidates.size()),
+                                                busiest.end());
+        busiest.resize(topology.candidates.size());
+        const std::array<double, 2> limits = block_limits(state);
+        std::vector<KindCosts> later;
+        for (std::size_t i = 0; i < costly.size(); ++i) {
+            if (!can_still_win(best_cases[i], busiest, limits)) {
+                log_rank0(LogLevel::info, "auto: %s not planned: its best case, %.2f us for allgather's small blocks, "
+                          "cannot beat the other candidates' estimates by %.0f %%", costly[i]->name,
+                          estimated_time(best_cases[i][0]), 100 * AutoTuner::required_gain);
+                continue;
+            }
+            plan(costly[i]);
+            later.push_back(costs_of(*topology.candidates.back().plan, topology));
+        }
+        if (!later.empty()) {
+            const std::vector<KindCosts> folded = busiest_costs(later, *topology.node_of, state.agreement_comm());
+            busiest.insert(busiest.end(), folded.begin(), folded.end());
+        }
+        order_by_estimate(topology, busiest);
+    }
+    topology.relays_across_components = std::ranges::any_of(topology.candidates, [](const Topology::Candidate& c) {
+        return c.plan->relays_across_components();
+    });
+    Pattern::Cost phase1{};
+    for (const Topology::Candidate& candidate : topology.candidates) {
+        phase1.hyperedges += candidate.plan->cost().hyperedges;
+        phase1.hyperedges_dropped += candidate.plan->cost().hyperedges_dropped;
+    }
+    {
+        const auto stats = state.stats.lock();
+        stats->mode = topology.candidates.front().algorithm->mode;
+        stats->pattern_seconds = PMPI_Wtime() - start;
+        stats->pattern_messages = transport.stats().messages;
+        stats->pattern_exchanges = transport.stats().exchanges;
+        stats->pattern_hyperedges = phase1.hyperedges;
+        stats->pattern_hyperedges_dropped = phase1.hyperedges_dropped;
+    }
+    if (config.check && !plans_hold(state, topology)) {
+        log_rank0(LogLevel::warning, "plan check failed; this communicator uses the direct schedule");
+        topology.candidates.clear();
+        topology.busiest = {};
+        state.stats.lock()->mode = NBRCOMB_MODE_DIRECT;
+    }
+}
+
+// Auto mode, once the plans are built: each call shape is decided by its tiers wherever there is a
+// candidate, which every process knows alike (they plan the same algorithms, and drop them all
+// together when a check fails).
+void start_trials(TopoState& state) {
+    state.has_candidate = !state.topology->candidates.empty();
+    std::vector<std::pair<int, Source>> counted;
+    for (std::size_t shape = 0; shape < state.early.size(); ++shape)
+        if (state.early[shape] == TopoState::Early::forced_native || state.early[shape] == TopoState::Early::learned_native)
+            counted.emplace_back(static_cast<int>(shape), state.early[shape] == TopoState::Early::forced_native
+                                                              ? Source::forced
+                                                              : Source::learned);
+    state.tuner = make_tuner(state, counted);
+}
+
+// A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
+// increment keeps the edge 0 -> 0 from mapping to 0): summed over all processes, the out-edges'
+// fingerprints minus the in-edges' are 0 when every edge is listed by both its ends as often, and
+// otherwise are 0 with probability 2^-64.
+std::uint64_t edge_fingerprint(int from, int to) {
+    std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(from)) << 32) | static_cast<std::uint32_t>(to);
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+// What the processes settle when the communicator is made, the one moment every one of them is
+// known to take part: later, PETSc skips the collectives on processes without edges, and
+// mpi4py's own tests make graphs whose two sides disagree and never use them.
+struct CreationAgreement {
+    // The settings that shape schedules, and the rules file's rules, or schedules would not meet.
+    bool settings_agree = false;
+    bool edges_agree = false;     // every edge is listed by both its ends, or Phase 1 would wait forever
+    bool idle_somewhere = false;  // some process has no edge
+    bool complete_graph = false;  // every process lists every other once each way (global_plan.h)
+    std::uint64_t fingerprint = 0;  // the sum of every edge's: the graph's, for the rules file
+};
+
+CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph, int size) {
+    std::vector<int> values = schedule_shaping_values(config);
+    values.push_back(rules_digest(config.rules));
+    const std::size_t n = values.size();
+    for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
+    values.push_back(graph.sources.empty() && graph.destinations.empty() ? 1 : 0);
+    values.push_back(complete_vertex(graph, size) ? 0 : 1);
+    // Unsigned, so that the sums wrap: the out-edges' less the in-edges', and the out-edges'.
+    std::uint64_t sums[2] = {0, 0};
+    for (const int destination : graph.destinations) {
+        sums[0] += edge_fingerprint(graph.rank, destination);
+        sums[1] += edge_fingerprint(graph.rank, destination);
+    }
+    for (const int source : graph.sources) sums[0] -= edge_fingerprint(source, graph.rank);
+    allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
+    allreduce_progressing(sums, 2, MPI_UINT64_T, MPI_SUM, comm);
+    CreationAgreement agreed{.settings_agree = true,
+                             .edges_agree = sums[0] == 0,
+                             .idle_somewhere = values[2 * n] != 0,
+                             .complete_graph = values[2 * n + 1] == 0,
+                             .fingerprint = sums[1]};
+    for (std::size_t i = 0; i < n; ++i)
+        if (values[i] != -values[n + i]) agreed.settings_agree = false;
+    return agreed;
+}
+
+// What a setting or a rule says of a shape at its first call before Phase 1; one kept native is
+// counted then, by its source.
+TopoState::Early settle_early(TopoState& state, Collective collective, Form form, int size_class) {
+    const std::optional<Source> source = native_settled_by(state.choices, collective, form, size_class);
+    if (!source) return TopoState::Early::open;
+    const auto stats = state.stats.lock();
+    ++stats->auto_native;
+    ++(*source == Source::forced ? stats->auto_forced : stats->auto_learned);
+    return *source == Source::forced ? TopoState::Early::forced_native : TopoState::Early::learned_native;
+}
+
+// Auto mode: what NBRCOMB_FORCE forces, and the rules file's rules for this communicator.
+void take_decision_tiers(TopoState& state) {
+    std::vector<std::string> problems;  // none: the setting was checked when read
+    state.choices.forced = parse_forced_choices(
+        state.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
+        problems);
+    state.choices.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
+    state.choices.learned = rules_for(state.config.rules, state.choices.key);
+}
+
+// The communicator stays native: said once, on its rank 0.
+int leave_native(MPI_Comm topo_comm, const char* why) {
+    int rank = 0;
+    PMPI_Comm_rank(topo_comm, &rank);
+    if (rank == 0) log(LogLevel::warning, "%s; the communicator stays native", why);
+    return MPI_SUCCESS;
+}
+
+// Where some process has no edge: the private communicator now, and the processes with edges
+// split off it, over which every later agreement runs. Collective over topo_comm.
+int separate_participants(MPI_Comm topo_comm, TopoState& state) {
+    if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
+    int rank = 0;
+    PMPI_Comm_rank(topo_comm, &rank);
+    return PMPI_Comm_split(state.private_comm, state.idle ? MPI_UNDEFINED : 0, rank, &state.participants_comm);
+}
+
+}  // namespace
+
+int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering,
+                   double reorder_seconds) {
+    if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    auto state = std::make_shared<TopoState>();
+    state->config = config;
+    // Where the MPI has no neighborhood collectives, "off" is the library's direct schedule.
+    if (!mpi_has_topologies && state->config.mode == NBRCOMB_MODE_OFF) state->config.mode = NBRCOMB_MODE_DIRECT;
+    const std::shared_ptr<Topology> topology = read_topology(topo_comm);
+    const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph, topology->size);
+    if (!agreed.settings_agree) return leave_native(topo_comm, "processes disagree on nbrcomb settings");
+    if (!agreed.edges_agree)
+        return leave_native(topo_comm, "the two ends of some edge of a new topology list it differently (an erroneous graph)");
+    if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
+
+    int* tag_ub = nullptr;
+    int found = 0;
+    PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
+    if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
+    topology->direct = direct_plan(topology->graph);
+    {
+        const auto stats = state->stats.lock();
+        stats->requested_mode = state->config.mode;
+        // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
+        stats->mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
+        if (renumbering.tried) {
+            stats->reorder_tried = 1;
+            stats->reordered = renumbering.reordered ? 1 : 0;
+            stats->reorder_seconds = reorder_seconds;
+            account_node_crossings(*topology, renumbering, *stats);
+            topology->emulated_nodes = renumbering.node_after;
+        }
+    }
+    state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
+    state->idle_somewhere = agreed.idle_somewhere;
+    topology->complete_graph = agreed.complete_graph;
+    topology->fingerprint = agreed.fingerprint;
+    state->topology = topology;
+    if (config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
+    if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
+        return leave_native(topo_comm, "the library could not set up its communicators");
+    // Auto mode defers everything else to the call that runs Phase 1: a communicator used a few
+    // times costs no message more than natively, unless a setting or a rule makes a shape combine,
+    // from the first call. A process without edges has no part in it.
+    if (!state->idle && config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
+        state->calls_until_pattern = combining_settled(state->choices) ? 1 : config.lazy;
+    } else if (!state->idle) {
+        if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
+            return leave_native(topo_comm, "the library could not set up its communicators");
+        build_plans(*state, *topology);
+        if (config.mode == NBRCOMB_MODE_AUTO) start_trials(*state);
+    }
+    return attach_state(topo_comm, std::move(state));
+}
+
+void complete_duplicate(MPI_Comm dup) {
+    TopoState* state = find_state(dup);
+    if (state == nullptr || !state->awaiting_setup) return;
+    if (separate_participants(dup, *state) == MPI_SUCCESS) state->awaiting_setup = false;
+}
+
+void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
+                         std::size_t largest_block) {
+    if (state.idle || state.calls_until_pattern == 0) return;
+    TopoState::Early& early = state.early[static_cast<std::size_t>(AutoTuner::shape_index(collective, form, size_class))];
+    if (early == TopoState::Early::unseen) early = settle_early(state, collective, form, size_class);
+    if (early != TopoState::Early::open) return;
+    double& largest = state.largest_called[static_cast<std::size_t>(block_kind(collective))];
+    largest = std::max(largest, static_cast<double>(largest_block));
+    if (form != Form::persistent && --state.calls_until_pattern > 0) return;
+    state.calls_until_pattern = 0;
+    if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
+    // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
+    // waiting for an operation of this process that the MPI does not advance would never come. The
+    // reduction that tells them so also agrees the largest blocks called.
+    if (allreduce_progressing(state.largest_called.data(), 2, MPI_DOUBLE, MPI_MAX, state.agreement_comm()) !=
+        MPI_SUCCESS)
+        return;
+    auto topology = std::make_shared<Topology>(*state.topology);
+    build_plans(state, *topology);
+    state.topology = std::move(topology);
+    start_trials(state);
+}
+
+}  // namespace nbrcomb::detail
