@@ -10,13 +10,11 @@
 
 #include <stddef.h>
 
+#include "nbrcomb/nbrcomb_version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define NBRCOMB_VERSION_MAJOR 0
-#define NBRCOMB_VERSION_MINOR 3
-#define NBRCOMB_VERSION_PATCH 0
 
 /* The library's version as "MAJOR.MINOR.PATCH" (of the loaded library, not of this header). */
 const char *nbrcomb_version(void);

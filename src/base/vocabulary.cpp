@@ -1,5 +1,7 @@
 #include "src/base/vocabulary.h"
 
+#include "src/base/text.h"
+
 #include <cstdint>
 
 namespace nbrcomb::detail {
@@ -21,6 +23,12 @@ const char* form_name(Form form) {
     }
     return "?";
 }
+
+std::optional<Collective> collective_named(std::string_view text) {
+    return enumerator_named<Collective>(text, collective_count, collective_name);
+}
+
+std::optional<Form> form_named(std::string_view text) { return enumerator_named<Form>(text, form_count, form_name); }
 
 int size_class(std::size_t bytes) {
     int size_class = 0;

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string_view>
 
 namespace nbrcomb::detail {
 
@@ -19,10 +21,13 @@ inline constexpr int collective_count = 0
 #undef NBRCOMB_NEIGHBOR_COLLECTIVE
 
 const char* collective_name(Collective collective);
+// The collective named text, case-insensitively.
+std::optional<Collective> collective_named(std::string_view text);
 
 enum class Form { blocking, nonblocking, persistent };
 inline constexpr int form_count = 3;
 const char* form_name(Form form);
+std::optional<Form> form_named(std::string_view text);
 
 // Blocks are sized into classes by powers of 4: up to 16 B, 64 B, ... 64 KiB, and larger.
 inline constexpr int size_classes = 8;

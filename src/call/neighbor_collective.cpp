@@ -1,12 +1,12 @@
 #include "src/call/neighbor_collective.h"
 
-#include "src/route/call_planning.h"
-#include "src/call/collective_request.h"
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
-#include "src/route/persistent_collective.h"
+#include "src/call/collective_request.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/progressing_wait.h"
+#include "src/route/call_planning.h"
+#include "src/route/persistent_collective.h"
 
 #include <exception>
 

@@ -1,5 +1,7 @@
 #include "src/communicator/emulated_graph.h"
 
+#include "src/communicator/comm_attribute.h"
+
 #include <array>
 #include <numeric>
 
@@ -20,14 +22,7 @@ int delete_vertex(MPI_Comm, int, void* attribute, void*) {
     return MPI_SUCCESS;
 }
 
-int keyval() {
-    static const int value = [] {
-        int created = MPI_KEYVAL_INVALID;
-        PMPI_Comm_create_keyval(copy_vertex, delete_vertex, &created, nullptr);
-        return created;
-    }();
-    return value;
-}
+using VertexAttribute = CommAttribute<copy_vertex, delete_vertex>;
 
 // One edge as it travels to its ends: from, to, weight.
 using Edge = std::array<int, 3>;
@@ -37,7 +32,7 @@ using Edge = std::array<int, 3>;
 int emulate_dist_graph(MPI_Comm comm_old, const Adjacency& vertex, MPI_Comm* dist_graph) {
     if (const int err = PMPI_Comm_dup(comm_old, dist_graph); err != MPI_SUCCESS) return err;
     auto* box = new Adjacency(vertex);
-    if (const int err = PMPI_Comm_set_attr(*dist_graph, keyval(), box); err != MPI_SUCCESS) {
+    if (const int err = PMPI_Comm_set_attr(*dist_graph, VertexAttribute::keyval(), box); err != MPI_SUCCESS) {
         delete box;
         PMPI_Comm_free(dist_graph);
         return err;
@@ -45,13 +40,7 @@ int emulate_dist_graph(MPI_Comm comm_old, const Adjacency& vertex, MPI_Comm* dis
     return MPI_SUCCESS;
 }
 
-const Adjacency* emulated_vertex(MPI_Comm comm) {
-    void* attribute = nullptr;
-    int found = 0;
-    if (comm == MPI_COMM_NULL || PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found)
-        return nullptr;
-    return static_cast<const Adjacency*>(attribute);
-}
+const Adjacency* emulated_vertex(MPI_Comm comm) { return static_cast<const Adjacency*>(VertexAttribute::find(comm)); }
 
 Adjacency gather_vertex(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
                         const int weights[]) {

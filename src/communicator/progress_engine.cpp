@@ -1,8 +1,8 @@
 #include "src/communicator/progress_engine.h"
 
+#include "src/base/statistics.h"
 #include "src/progress/mpi_progress_hook.h"
 #include "src/progress/progressing_wait.h"
-#include "src/base/statistics.h"
 
 #include <algorithm>
 #include <atomic>

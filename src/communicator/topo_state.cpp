@@ -1,9 +1,11 @@
 #include "src/communicator/topo_state.h"
 
+#include "src/communicator/comm_attribute.h"
+
 #include "schedule/mpi_features.h"
 #include "src/base/log.h"
-#include "src/progress/progressing_wait.h"
 #include "src/base/statistics.h"
+#include "src/progress/progressing_wait.h"
 
 #include <atomic>
 #include <mutex>
@@ -82,21 +84,9 @@ int delete_state(MPI_Comm, int, void* attribute, void*) {
     return MPI_SUCCESS;
 }
 
-int keyval() {
-    static const int value = [] {
-        int created = MPI_KEYVAL_INVALID;
-        PMPI_Comm_create_keyval(copy_state, delete_state, &created, nullptr);
-        return created;
-    }();
-    return value;
-}
+using StateAttribute = CommAttribute<copy_state, delete_state>;
 
-StateBox* find_box(MPI_Comm comm) {
-    void* attribute = nullptr;
-    int found = 0;
-    if (PMPI_Comm_get_attr(comm, keyval(), &attribute, &found) != MPI_SUCCESS || !found) return nullptr;
-    return static_cast<StateBox*>(attribute);
-}
+StateBox* find_box(MPI_Comm comm) { return static_cast<StateBox*>(StateAttribute::find(comm)); }
 
 }  // namespace
 
@@ -161,7 +151,7 @@ TopoState* find_state(MPI_Comm comm) {
 
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
     auto* box = new StateBox(std::move(state));
-    if (const int err = PMPI_Comm_set_attr(comm, keyval(), box); err != MPI_SUCCESS) {
+    if (const int err = PMPI_Comm_set_attr(comm, StateAttribute::keyval(), box); err != MPI_SUCCESS) {
         delete box;
         return err;
     }

@@ -9,11 +9,11 @@
 #include "pattern/pattern.h"
 #include "schedule/algorithm_table.h"
 #include "schedule/call_cache.h"
+#include "src/base/statistics.h"
 #include "src/communicator/adjacency.h"
 #include "src/decision/auto_tuner.h"
 #include "src/decision/decision_tiers.h"
 #include "src/settings/config.h"
-#include "src/base/statistics.h"
 
 #include <array>
 #include <cstdint>
@@ -42,7 +42,6 @@ struct Topology {
     int size = 0;
     LocalGraph graph;
     bool weighted = false;
-    std::vector<int> source_weights;
     std::vector<int> destination_weights;
     std::optional<EdgeBlocks> blocks;  // Cartesian: which call block each edge is; none: edge i is block i
     bool complete_graph = false;       // every process lists every other once each way (global_plan.h)

@@ -1,5 +1,7 @@
 #include "src/decision/auto_tuner.h"
 
+#include "src/base/median.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -7,12 +9,6 @@
 namespace nbrcomb::detail {
 
 namespace {
-
-double median(std::vector<double> values) {
-    std::ranges::sort(values);
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
 
 // One-sided Wilcoxon rank-sum (Mann-Whitney) p-value that faster's values tend to be smaller
 // than slower's, by the normal approximation with continuity correction.
@@ -349,8 +345,9 @@ void AutoTuner::decide(Shape& shape, Decision decision, Verdict verdict, const T
     if (tell) tell(verdict);
 }
 
-// Paper 004's GL4: allgather (allgatherv) shall not be slower than alltoall (alltoallv), which can
-// mimic it. Native MPIs send both alike, one message per edge, and an allgather's combining
+// Guideline GL4 of "Performance guidelines and a microbenchmark for MPI neighborhood collectives"
+// (bench/nbrbench/README.md): allgather (allgatherv) shall not be slower than alltoall (alltoallv),
+// which can mimic it. Native MPIs send both alike, one message per edge, and an allgather's combining
 // schedule moves no more than an alltoall's of the same blocks; so where a trial finds an alltoall
 // shape combining, the allgather shape of its form and block class runs the same candidate, at the
 // larger of their cutoffs, where its own trial or estimate found no gain; where its trial or

@@ -1,5 +1,8 @@
 #include "src/decision/decision_rules.h"
 
+#include "src/base/median.h"
+#include "src/base/text.h"
+
 #include <algorithm>
 
 #include <array>
@@ -23,14 +26,6 @@ constexpr std::array<const char*, 13> columns = {"mpi",      "processes", "per_n
                                                  "form",     "blocks",    "decision",  "cutoff", "native_us",
                                                  "chosen_us", "p",        "date"};
 constexpr std::string_view separator = " | ";
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-    while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-    return text;
-}
 
 // Blank lines and comments, which read_rules passes over and write_rules must never produce for a rule.
 bool is_skipped(std::string_view line) {
@@ -85,18 +80,6 @@ const char* collective_text(Collective collective) {
 std::optional<int> parse_blocks(std::string_view text) {
     for (int c = -1; c < size_classes; ++c)
         if (text == blocks_text(c)) return c;
-    return std::nullopt;
-}
-
-std::optional<Collective> parse_collective(std::string_view text) {
-    for (int i = 0; i < collective_count; ++i)
-        if (text == collective_name(static_cast<Collective>(i))) return static_cast<Collective>(i);
-    return std::nullopt;
-}
-
-std::optional<Form> parse_form(std::string_view text) {
-    for (int i = 0; i < form_count; ++i)
-        if (text == form_name(static_cast<Form>(i))) return static_cast<Form>(i);
     return std::nullopt;
 }
 
@@ -240,10 +223,10 @@ std::optional<Rule> parse_rule(std::string_view line, std::string& why) {
     key.any_graph = fields[3] == "*";
     if (!key.any_graph && (fields[3].size() != 16 || !parse_number(fields[3], key.graph, 16)))
         return fail("graph", fields[3]);
-    const std::optional<Collective> collective = parse_collective(fields[4]);
+    const std::optional<Collective> collective = collective_named(fields[4]);
     if (!collective) return fail("collective", fields[4], "unknown");
     key.collective = *collective;
-    const std::optional<Form> form = parse_form(fields[5]);
+    const std::optional<Form> form = form_named(fields[5]);
     if (!form) return fail("form", fields[5], "unknown");
     key.form = *form;
     const std::optional<int> blocks = parse_blocks(fields[6]);
@@ -350,10 +333,6 @@ const Rule* find_rule(const std::vector<Rule>& rules, const RuleKey& key) {
 }
 
 std::vector<Rule> any_graph_rules(const std::vector<Rule>& decided) {
-    const auto median = [](std::vector<double> values) {
-        std::ranges::sort(values);
-        return values[values.size() / 2];
-    };
     std::vector<Rule> general;
     std::vector<bool> done(decided.size(), false);
     for (std::size_t i = 0; i < decided.size(); ++i) {

@@ -1,5 +1,7 @@
 #include "src/decision/forced_choices.h"
 
+#include "src/base/text.h"
+
 #include <cctype>
 #include <charconv>
 #include <variant>
@@ -7,19 +9,6 @@
 namespace nbrcomb::detail {
 
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string result(text);
-    for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return result;
-}
-
-std::string_view trim(std::string_view text) {
-    const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-    while (!text.empty() && space(text.front())) text.remove_prefix(1);
-    while (!text.empty() && space(text.back())) text.remove_suffix(1);
-    return text;
-}
 
 // The parts of text between separators, empty ones included.
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -34,20 +23,13 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-// The block size that stands for a class in a SIZE range: its largest block, and for the last,
-// unbounded class the smallest (it has no largest).
-std::size_t representative_bytes(int size_class) {
-    if (size_class >= size_classes - 1) return size_class_limit(size_classes - 2) + 1;
-    return size_class_limit(size_class);
-}
-
 bool applies(const ForcedChoice& choice, Collective collective, Form form, int size_class) {
     if (choice.collective && *choice.collective != collective) return false;
     if (choice.form && *choice.form != form) return false;
     if (!choice.sized) return true;
     // The v and w forms' blocks differ per edge: no one size stands for the call.
     if (size_class < 0) return false;
-    const std::size_t bytes = representative_bytes(size_class);
+    const std::size_t bytes = representative_block(size_class);
     return choice.min_bytes <= bytes && bytes <= choice.max_bytes;
 }
 
@@ -60,12 +42,9 @@ template <class T, class Name>
 Parsed<std::optional<T>> parse_named(std::string_view text, std::string_view what, int count, Name name) {
     if (text.empty()) return "no " + std::string(what);
     if (text == "*") return std::optional<T>();
-    const std::string value = lower(text);
+    if (const std::optional<T> named = enumerator_named<T>(text, count, name)) return named;
     std::string allowed;
-    for (int i = 0; i < count; ++i) {
-        if (value == name(static_cast<T>(i))) return std::optional<T>(static_cast<T>(i));
-        allowed += std::string(name(static_cast<T>(i))) + ", ";
-    }
+    for (int i = 0; i < count; ++i) allowed += std::string(name(static_cast<T>(i))) + ", ";
     return quoted(text) + " is not a " + std::string(what) + " (" + allowed + "or *)";
 }
 

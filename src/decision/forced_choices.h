@@ -14,10 +14,10 @@
 //   DECISION   := native | off | an algorithm's name             (off is native)
 // Names and units are case-insensitive.
 //
-// A SIZE applies to size class c >= 0 (src/decision/auto_tuner.h) when the class's representative block
-// size lies in the range: size_class_limit(c), its largest block, except for the last, unbounded
-// class, whose representative is size_class_limit(size_classes - 2) + 1. So ">16KiB" covers the
-// classes of 64 KiB and larger, "<=4KiB" those up to 4 KiB. A rule with a SIZE never applies to
+// A SIZE applies to size class c >= 0 (src/base/vocabulary.h) when the class's representative block
+// (representative_block, the one auto mode's estimates price) lies in the range: its largest block,
+// and for the last, unbounded class 256 KiB. So ">16KiB" covers the classes of 64 KiB and larger,
+// "<=4KiB" those up to 4 KiB, "<=100KiB" those up to 64 KiB. A rule with a SIZE never applies to
 // class -1 (the v and w forms, whose blocks differ per edge); one without applies to every class.
 // Of the rules that apply, the last in the text wins: "*=aggregate;allgather:*:>16KiB=native".
 #pragma once

@@ -1,9 +1,9 @@
 // The arguments of one neighborhood collective call, in one shape for all five collectives.
 #pragma once
 
+#include "schedule/call_cache.h"
 #include "schedule/schedule.h"
 #include "src/base/vocabulary.h"
-#include "schedule/call_cache.h"
 
 #include <optional>
 #include <vector>

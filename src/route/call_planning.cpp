@@ -2,12 +2,12 @@
 
 #include "schedule/datatype_holds.h"
 #include "schedule/mpi_features.h"
-#include "src/route/call_routing.h"
 #include "src/base/device_memory.h"
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
-#include "src/setup/topology_setup.h"
+#include "src/route/call_routing.h"
 #include "src/route/validate.h"
+#include "src/setup/topology_setup.h"
 
 #include <exception>
 #include <sstream>

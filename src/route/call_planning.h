@@ -2,11 +2,11 @@
 // the route, the checks of its arguments, and its schedule from the cache or built (Phase 2).
 #pragma once
 
+#include "src/base/statistics.h"
+#include "src/communicator/topo_state.h"
 #include "src/decision/auto_tuner.h"
 #include "src/route/call_args.h"
 #include "src/route/persistent_collective.h"
-#include "src/base/statistics.h"
-#include "src/communicator/topo_state.h"
 
 #include <memory>
 

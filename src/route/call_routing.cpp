@@ -1,9 +1,9 @@
 #include "src/route/call_routing.h"
 
-#include "src/settings/environment.h"
-#include "src/setup/learned_rules.h"
 #include "src/base/log.h"
 #include "src/progress/progressing_wait.h"
+#include "src/settings/environment.h"
+#include "src/setup/learned_rules.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,8 +1,8 @@
 #include "src/route/persistent_collective.h"
 
-#include "src/route/call_routing.h"
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
+#include "src/route/call_routing.h"
 
 #include <atomic>
 #include <map>

@@ -6,8 +6,8 @@
 // of requests.
 #pragma once
 
-#include "src/decision/auto_tuner.h"
 #include "src/communicator/progress_engine.h"
+#include "src/decision/auto_tuner.h"
 
 #include <functional>
 #include <optional>

@@ -1,5 +1,7 @@
 #include "src/settings/config.h"
 
+#include "src/base/text.h"
+
 #include "schedule/algorithm_table.h"
 #include "src/decision/forced_choices.h"
 
@@ -14,12 +16,6 @@ namespace nbrcomb::detail {
 namespace {
 
 constexpr std::array locality_names{"0", "node", "package", "numa"};
-
-std::string lower(std::string_view text) {
-    std::string result(text);
-    for (char& c : result) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return result;
-}
 
 std::optional<int> parse_int(std::string_view text, int min, int max) {
     int value = 0;

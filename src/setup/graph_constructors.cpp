@@ -2,14 +2,14 @@
 
 #include "mapping/renumbering.h"
 #include "schedule/mpi_features.h"
-#include "src/setup/adjacency_calls.h"
 #include "src/base/best_effort.h"
-#include "src/communicator/emulated_graph.h"
-#include "src/settings/environment.h"
 #include "src/base/error_handler.h"
-#include "src/setup/mapping_log.h"
-#include "src/progress/progressing_wait.h"
+#include "src/communicator/emulated_graph.h"
 #include "src/communicator/topology_neighbors.h"
+#include "src/progress/progressing_wait.h"
+#include "src/settings/environment.h"
+#include "src/setup/adjacency_calls.h"
+#include "src/setup/mapping_log.h"
 #include "src/setup/topology_setup.h"
 
 #include <exception>

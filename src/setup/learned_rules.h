@@ -4,8 +4,8 @@
 // MPI_COMM_WORLD writes them, with the rules it read, to NBRCOMB_RULES_OUT.
 #pragma once
 
-#include "src/settings/config.h"
 #include "src/decision/decision_rules.h"
+#include "src/settings/config.h"
 
 #include <cstdint>
 #include <string>

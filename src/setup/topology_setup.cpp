@@ -5,18 +5,19 @@
 #include "schedule/combining_plan.h"
 #include "schedule/global_plan.h"
 #include "schedule/mpi_features.h"
-#include "src/setup/adjacency_calls.h"
-#include "src/decision/decision_tiers.h"
-#include "src/setup/delivery_probe.h"
-#include "src/setup/learned_rules.h"
 #include "src/base/log.h"
-#include "src/setup/mapping_log.h"
-#include "src/setup/mpi_transport.h"
-#include "src/progress/progressing_wait.h"
 #include "src/communicator/topo_state.h"
 #include "src/communicator/topology_neighbors.h"
+#include "src/decision/decision_tiers.h"
+#include "src/progress/progressing_wait.h"
+#include "src/setup/adjacency_calls.h"
+#include "src/setup/delivery_probe.h"
+#include "src/setup/learned_rules.h"
+#include "src/setup/mapping_log.h"
+#include "src/setup/mpi_transport.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -48,7 +49,6 @@ std::shared_ptr<Topology> read_topology(MPI_Comm comm) {
     topology->graph.sources = std::move(vertex.sources);
     topology->graph.destinations = std::move(vertex.destinations);
     topology->weighted = vertex.weighted;
-    topology->source_weights = std::move(vertex.source_weights);
     topology->destination_weights = std::move(vertex.destination_weights);
     // Only Cartesian topologies have blocks without edges. All their processes know the
     // dimensions, so they decide alike without a word; their repeated edges are neighbors twice.
@@ -376,13 +376,39 @@ struct CreationAgreement {
     std::uint64_t fingerprint = 0;  // the sum of every edge's: the graph's, for the rules file
 };
 
+// One process's part of the agreement's MPI_MAX reduction, in one buffer: the values of the
+// settings that must agree (those that shape schedules, and the rules file's digest), each also
+// negated, since the maxima of v and of -v are one value, negated, only where every process has v;
+// then the flags, each 1 after the reduction where some process raised it.
+class MaxAgreement {
+public:
+    enum Flag { no_edge, not_complete, flag_count };
+
+    MaxAgreement(std::vector<int> settings, std::array<bool, flag_count> flags) : settings_(settings.size()) {
+        buffer_ = std::move(settings);
+        for (std::size_t i = 0; i < settings_; ++i) buffer_.push_back(-buffer_[i]);
+        for (const bool flag : flags) buffer_.push_back(flag ? 1 : 0);
+    }
+    void reduce(MPI_Comm comm) {
+        allreduce_progressing(buffer_.data(), static_cast<int>(buffer_.size()), MPI_INT, MPI_MAX, comm);
+    }
+    bool settings_agree() const {
+        for (std::size_t i = 0; i < settings_; ++i)
+            if (buffer_[i] != -buffer_[settings_ + i]) return false;
+        return true;
+    }
+    bool raised_somewhere(Flag flag) const { return buffer_[2 * settings_ + flag] != 0; }
+
+private:
+    std::size_t settings_;
+    std::vector<int> buffer_;
+};
+
 CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const LocalGraph& graph, int size) {
-    std::vector<int> values = schedule_shaping_values(config);
-    values.push_back(rules_digest(config.rules));
-    const std::size_t n = values.size();
-    for (std::size_t i = 0; i < n; ++i) values.push_back(-values[i]);
-    values.push_back(graph.sources.empty() && graph.destinations.empty() ? 1 : 0);
-    values.push_back(complete_vertex(graph, size) ? 0 : 1);
+    std::vector<int> settings = schedule_shaping_values(config);
+    settings.push_back(rules_digest(config.rules));
+    MaxAgreement maxima(std::move(settings), {graph.sources.empty() && graph.destinations.empty(),
+                                              !complete_vertex(graph, size)});
     // Unsigned, so that the sums wrap: the out-edges' less the in-edges', and the out-edges'.
     std::uint64_t sums[2] = {0, 0};
     for (const int destination : graph.destinations) {
@@ -390,16 +416,13 @@ CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const L
         sums[1] += edge_fingerprint(graph.rank, destination);
     }
     for (const int source : graph.sources) sums[0] -= edge_fingerprint(source, graph.rank);
-    allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm);
+    maxima.reduce(comm);
     allreduce_progressing(sums, 2, MPI_UINT64_T, MPI_SUM, comm);
-    CreationAgreement agreed{.settings_agree = true,
-                             .edges_agree = sums[0] == 0,
-                             .idle_somewhere = values[2 * n] != 0,
-                             .complete_graph = values[2 * n + 1] == 0,
-                             .fingerprint = sums[1]};
-    for (std::size_t i = 0; i < n; ++i)
-        if (values[i] != -values[n + i]) agreed.settings_agree = false;
-    return agreed;
+    return {.settings_agree = maxima.settings_agree(),
+            .edges_agree = sums[0] == 0,
+            .idle_somewhere = maxima.raised_somewhere(MaxAgreement::no_edge),
+            .complete_graph = !maxima.raised_somewhere(MaxAgreement::not_complete),
+            .fingerprint = sums[1]};
 }
 
 // What a setting or a rule says of a shape at its first call before Phase 1; one kept native is
@@ -440,59 +463,88 @@ int separate_participants(MPI_Comm topo_comm, TopoState& state) {
     return PMPI_Comm_split(state.private_comm, state.idle ? MPI_UNDEFINED : 0, rank, &state.participants_comm);
 }
 
+
+// The settings as this MPI can follow them: where it has no neighborhood collectives, "off" is
+// the library's direct schedule.
+Config settings_here(Config config) {
+    if (!mpi_has_topologies && config.mode == NBRCOMB_MODE_OFF) config.mode = NBRCOMB_MODE_DIRECT;
+    return config;
+}
+
+// Why the communicator must stay native whatever its settings, or nullptr.
+const char* disagreement(const CreationAgreement& agreed) {
+    if (!agreed.settings_agree) return "processes disagree on nbrcomb settings";
+    if (!agreed.edges_agree) return "the two ends of some edge of a new topology list it differently (an erroneous graph)";
+    return nullptr;
+}
+
+// The tags the communicator has: MPI_TAG_UB + 1.
+void take_tag_span(MPI_Comm topo_comm, TopoState& state) {
+    int* tag_ub = nullptr;
+    int found = 0;
+    PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
+    if (found) state.tag_span = static_cast<long long>(*tag_ub) + 1;
+}
+
+// The statistics that describe the new communicator: its mode, and what reordering did.
+void count_creation(TopoState& state, Topology& topology, const Renumbering& renumbering, double reorder_seconds) {
+    const auto stats = state.stats.lock();
+    stats->requested_mode = state.config.mode;
+    // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
+    stats->mode = state.config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state.config.mode;
+    if (!renumbering.tried) return;
+    stats->reorder_tried = 1;
+    stats->reordered = renumbering.reordered ? 1 : 0;
+    stats->reorder_seconds = reorder_seconds;
+    account_node_crossings(topology, renumbering, *stats);
+    topology.emulated_nodes = renumbering.node_after;
+}
+
+// What the agreement settled, kept by the state and its topology.
+void keep_agreement(TopoState& state, std::shared_ptr<Topology> topology, const CreationAgreement& agreed) {
+    state.idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
+    state.idle_somewhere = agreed.idle_somewhere;
+    topology->complete_graph = agreed.complete_graph;
+    topology->fingerprint = agreed.fingerprint;
+    state.topology = std::move(topology);
+}
+
+// Phase 1 now, or in auto mode at the call that makes it due: a communicator used a few times
+// then costs no message more than natively, unless a setting or a rule makes a shape combine
+// from the first call. A process without edges has no part in it.
+int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topology) {
+    if (state.idle) return MPI_SUCCESS;
+    const bool auto_mode = state.config.mode == NBRCOMB_MODE_AUTO;
+    if (auto_mode && state.config.lazy > 0) {
+        state.calls_until_pattern = combining_settled(state.choices) ? 1 : state.config.lazy;
+        return MPI_SUCCESS;
+    }
+    if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
+    build_plans(state, topology);
+    if (auto_mode) start_trials(state);
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 
 int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering,
                    double reorder_seconds) {
     if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     auto state = std::make_shared<TopoState>();
-    state->config = config;
-    // Where the MPI has no neighborhood collectives, "off" is the library's direct schedule.
-    if (!mpi_has_topologies && state->config.mode == NBRCOMB_MODE_OFF) state->config.mode = NBRCOMB_MODE_DIRECT;
+    state->config = settings_here(config);
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
     const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph, topology->size);
-    if (!agreed.settings_agree) return leave_native(topo_comm, "processes disagree on nbrcomb settings");
-    if (!agreed.edges_agree)
-        return leave_native(topo_comm, "the two ends of some edge of a new topology list it differently (an erroneous graph)");
+    if (const char* why = disagreement(agreed)) return leave_native(topo_comm, why);
     if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
-
-    int* tag_ub = nullptr;
-    int found = 0;
-    PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
-    if (found) state->tag_span = static_cast<long long>(*tag_ub) + 1;
+    take_tag_span(topo_comm, *state);
     topology->direct = direct_plan(topology->graph);
-    {
-        const auto stats = state->stats.lock();
-        stats->requested_mode = state->config.mode;
-        // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
-        stats->mode = state->config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state->config.mode;
-        if (renumbering.tried) {
-            stats->reorder_tried = 1;
-            stats->reordered = renumbering.reordered ? 1 : 0;
-            stats->reorder_seconds = reorder_seconds;
-            account_node_crossings(*topology, renumbering, *stats);
-            topology->emulated_nodes = renumbering.node_after;
-        }
-    }
-    state->idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
-    state->idle_somewhere = agreed.idle_somewhere;
-    topology->complete_graph = agreed.complete_graph;
-    topology->fingerprint = agreed.fingerprint;
-    state->topology = topology;
-    if (config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
+    count_creation(*state, *topology, renumbering, reorder_seconds);
+    keep_agreement(*state, topology, agreed);
+    if (state->config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
     if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
         return leave_native(topo_comm, "the library could not set up its communicators");
-    // Auto mode defers everything else to the call that runs Phase 1: a communicator used a few
-    // times costs no message more than natively, unless a setting or a rule makes a shape combine,
-    // from the first call. A process without edges has no part in it.
-    if (!state->idle && config.mode == NBRCOMB_MODE_AUTO && config.lazy > 0) {
-        state->calls_until_pattern = combining_settled(state->choices) ? 1 : config.lazy;
-    } else if (!state->idle) {
-        if (ensure_private_comm(topo_comm, *state) != MPI_SUCCESS)
-            return leave_native(topo_comm, "the library could not set up its communicators");
-        build_plans(*state, *topology);
-        if (config.mode == NBRCOMB_MODE_AUTO) start_trials(*state);
-    }
+    if (plan_now_or_when_due(topo_comm, *state, *topology) != MPI_SUCCESS)
+        return leave_native(topo_comm, "the library could not set up its communicators");
     return attach_state(topo_comm, std::move(state));
 }
 

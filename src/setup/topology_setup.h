@@ -4,8 +4,8 @@
 
 #include "mapping/renumbering.h"
 #include "src/base/vocabulary.h"
-#include "src/settings/config.h"
 #include "src/communicator/topo_state.h"
+#include "src/settings/config.h"
 
 #include <mpi.h>
 

@@ -7,11 +7,11 @@
 
 #if MPI_VERSION >= 4
 
+#include "src/base/statistics.h"
 #include "src/call/collective_args.h"
 #include "src/call/collective_entry.h"
-#include "src/shims/export.h"
-#include "src/base/statistics.h"
 #include "src/communicator/topo_state.h"
+#include "src/shims/export.h"
 
 #include <climits>
 #include <tuple>

@@ -3,9 +3,9 @@
 // library operation in flight and no library persistent request, each goes straight to the MPI
 // after one atomic load.
 #include "src/base/error_handler.h"
-#include "src/shims/export.h"
-#include "src/route/persistent_collective.h"
 #include "src/communicator/progress_engine.h"
+#include "src/route/persistent_collective.h"
+#include "src/shims/export.h"
 
 #include <span>
 #include <vector>

@@ -1,10 +1,10 @@
 // The nbrcomb_* functions of include/nbrcomb/nbrcomb.h.
 #include "nbrcomb/nbrcomb.h"
 #include "schedule/algorithm_table.h"
-#include "src/settings/config.h"
-#include "src/shims/export.h"
 #include "src/base/statistics.h"
 #include "src/communicator/topo_state.h"
+#include "src/settings/config.h"
+#include "src/shims/export.h"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,8 +1,8 @@
 #include "src/shims/report.h"
 
-#include "src/settings/environment.h"
 #include "src/base/statistics.h"
 #include "src/communicator/topo_state.h"
+#include "src/settings/environment.h"
 
 #include <cstdio>
 #include <string>

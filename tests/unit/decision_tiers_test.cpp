@@ -91,8 +91,12 @@ PlannedCandidates dimwise_and_direct(double dimwise_us) {
 }
 
 Rule rule(Collective collective, const char* decision) {
-    return {.key = {.any_graph = true, .collective = collective, .form = Form::blocking, .size_class = 0},
-            .decision = decision};
+    Rule rule;
+    rule.key.any_graph = true;
+    rule.key.collective = collective;
+    rule.key.size_class = 0;
+    rule.decision = decision;
+    return rule;
 }
 
 ForcedChoices forced(std::string_view text) {

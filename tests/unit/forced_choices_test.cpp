@@ -79,7 +79,8 @@ TEST(ForcedChoices, the_last_rule_that_applies_wins) {
     EXPECT_EQ(same_shape.find(Collective::alltoall, Form::nonblocking, 2), "groups");
 }
 
-// Classes stand for their largest block (16 B, 64 B, ... 64 KiB), the last for 64 KiB + 1.
+// Classes stand for their largest block (16 B, 64 B, ... 64 KiB), the last for 256 KiB, as in
+// auto mode's estimates.
 TEST(ForcedChoices, every_size_operator_selects_classes_by_their_representative) {
     EXPECT_EQ(forced_classes("allgather:*:<=4KiB=pairs"), (std::vector{0, 1, 2, 3, 4}));
     EXPECT_EQ(forced_classes("allgather:*:<4KiB=pairs"), (std::vector{0, 1, 2, 3}));
@@ -87,6 +88,8 @@ TEST(ForcedChoices, every_size_operator_selects_classes_by_their_representative)
     EXPECT_EQ(forced_classes("allgather:*:>16KiB=pairs"), (std::vector{6, 7}));
     EXPECT_EQ(forced_classes("allgather:*:>64KiB=pairs"), (std::vector{7}));
     EXPECT_EQ(forced_classes("allgather:*:>=65537=pairs"), (std::vector{7}));
+    EXPECT_EQ(forced_classes("allgather:*:<=100KiB=pairs"), (std::vector{0, 1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(forced_classes("allgather:*:65537-256KiB=pairs"), (std::vector{7}));
     EXPECT_EQ(forced_classes("allgather:*:1KiB-16KiB=pairs"), (std::vector{3, 4, 5}));
     EXPECT_EQ(forced_classes("allgather:*:64-64=pairs"), (std::vector{1}));
     EXPECT_EQ(forced_classes("allgather:*:17-63=pairs"), (std::vector<int>{})) << "no class stands for these";
