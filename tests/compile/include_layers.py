@@ -2,7 +2,8 @@
 """The rooms of src/ (src/README.md, "Rooms", top first) depend one way: fails on an #include of a
 room above the including file's, on files that include each other (directly or round about; a
 file and its header count as one), on a source file outside the rooms, on a room of more than 15
-files, and on an MPI or log call in the decision room, which must stay pure.
+files, on an MPI or log call in the decision room, which must stay pure, and on an #include of src/
+from the algorithm folders below it.
 
     include_layers.py SOURCE_DIR
 """
@@ -56,6 +57,11 @@ for path in sorted(src.rglob("*")):
             problems.append(f"src/{relative}:{number}: {room}/ includes {target_room}/, a room above it")
         if unit(target) != unit(path):
             edges.setdefault(unit(path), set()).add(unit(target))
+
+for folder in ("schedule", "pattern", "matching", "mapping"):
+    for path in sorted((root / folder).rglob("*")):
+        if path.suffix in (".cpp", ".h") and re.search(r'^\s*#\s*include\s+"src/', path.read_text(), re.MULTILINE):
+            problems.append(f"{path.relative_to(root)}: includes src/, which sits above the algorithms")
 
 for room in rooms:
     files = [p for p in (src / room).glob("*") if p.is_file()] if (src / room).is_dir() else []
