@@ -54,13 +54,6 @@ NOT_RUN = {
         "native's 18.19 µs; `aggregate` 10.88 µs in the variants' simulation), but its simulation's native "
         "experiment, which the ratio needs, did not end: after 80 minutes for auto's calls its 97 calls of direct "
         "ran 73 minutes more in a list scan inside SimGrid's communication code (`perf`)."),
-    ("moore:3:1", 4096): (
-        "On Moore (3,1) at 4096 processes auto's Phase 1 planned pairs (1112 messages per process in 21 matching "
-        "rounds, nbrsim) and had not ended 47 minutes after the simulation's start on SimGrid 3.32's package. Since "
-        "47f1a6b it plans pairs only where its best case can still win, which on (3,1)'s 4 B blocks it cannot "
-        "(its best case 8.9 µs against `dimwise`'s 5.5 µs estimate, `pattern/pairs_best_case.h` and "
-        "`pattern/message_cost.h` over the 4096 processes on nodes of 16); the simulation beside the variants, about 90 "
-        "minutes as on (2,2), has not been run yet."),
     ("er:0.05", 4096): (
         "On Erdős–Rényi δ 0.05 at 4096 processes (205 neighbors each) a call of direct costs the simulator about 2 "
         "minutes (SimGrid's `MPI_Waitall` tests every request again after each completion: quadratic in the "
