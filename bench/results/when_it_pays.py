@@ -60,6 +60,11 @@ NOT_RUN = {
         "degree), so auto's 92 warm-up and 5 timed calls beside the variants' take about 3 hours of one core; "
         "not run yet. Its Phase 1 would not plan pairs there (its best case 87.6 µs against `forward`'s 13.2 µs "
         "estimate, computed as on (3,1); pairs' matching sends 4611 messages per process, nbrsim)."),
+    ("moore:2:2", 8192): (
+        "At 8192 processes (512 nodes of 16) auto's line of `run.sh --4096`, every variant after auto's 92 "
+        "warm-up calls, needs over an hour of one core, more than was left beside the other work: the variants "
+        "ran after 2 warm-up calls (17 minutes of one core, 18.3 GB; 8192 ranks need `vm.max_map_count` raised, "
+        "`bench/smpi/README.md`), `dimwise` 0.333 as at 4096."),
     ("moore:2:1", 4096): (
         "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
         "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
