@@ -65,6 +65,9 @@ NOT_RUN = {
         "warm-up calls, needs over an hour of one core, more than was left beside the other work: the variants "
         "ran after 2 warm-up calls (17 minutes of one core, 18.3 GB; 8192 ranks need `vm.max_map_count` raised, "
         "`bench/smpi/README.md`), `dimwise` 0.333 as at 4096."),
+    ("moore:3:1", 8192): (
+        "On Moore (3,1) at 8192 processes likewise: the variants after 2 warm-up calls (13 minutes of one core "
+        "alone on the machine, 20.0 GB), `dimwise` 0.269."),
     ("moore:2:1", 4096): (
         "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
         "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
