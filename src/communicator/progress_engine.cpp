@@ -120,8 +120,9 @@ bool operations_in_flight() { return engine().count.load(std::memory_order_relax
 
 int start_operation(std::shared_ptr<Operation> op) {
     static constexpr OperationsInFlight entry_points{operations_in_flight, progress_operations, drain_operations};
+    static const bool handed_over = (hand_over_operations(&entry_points), true);  // once, not per call
+    (void)handed_over;
     hook_into_mpi_progress(advance_from_mpi);
-    hand_over_operations(&entry_points);
     Engine& state = engine();
     EngineLock lock(state);
     if (const int err = op->execution.advance(Advance::test); err != MPI_SUCCESS || op->execution.done()) {
