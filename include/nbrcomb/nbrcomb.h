@@ -51,7 +51,8 @@ typedef struct nbrcomb_stats {
     unsigned long long native_bytes;    /* payload bytes native MPI sends for the same calls */
     unsigned long long rounds;          /* schedule rounds executed */
     double pattern_seconds;             /* Phase 1: time spent building the pattern (at topology creation,
-                                           or in auto mode at the NBRCOMB_LAZY-th call) */
+                                           or in auto mode at the NBRCOMB_LAZY-th call), from its
+                                           first step: the library's communicator, finding nodes */
     unsigned long long pattern_messages;  /* Phase 1: messages this process sent */
     unsigned long long pattern_exchanges; /* Phase 1: communication steps (each waits for its peers) */
     unsigned long long pattern_hyperedges; /* Phase 1: candidate groups this process had at the start

@@ -24,6 +24,7 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <type_traits>
 
 namespace nbrcomb::detail {
 
@@ -132,32 +133,32 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
+// The reduction of round costs: the busiest process's fields, the sum of the node's (add_process).
+void fold_round_costs(void* in, void* inout, int* count, MPI_Datatype*) {
+    const auto* process = static_cast<const RoundCosts*>(in);
+    auto* busiest = static_cast<RoundCosts*>(inout);
+    for (int i = 0; i < *count; ++i) add_process(busiest[i], process[i]);
+}
+
 // Each plan's round costs for both kinds of blocks folded over the communicator's processes
-// (message_cost.h): the maximum of the process's fields, the sum of the node's. Collective.
+// (message_cost.h) in one reduction: Phase 1 waits for it at every process, as long as a
+// collective call's latency at thousands of processes. Collective.
 std::vector<KindCosts> busiest_costs(const std::vector<KindCosts>& mine, const std::vector<int>& node_of,
                                      MPI_Comm comm) {
-    using Field = std::array<double, RoundCosts::rounds> RoundCosts::*;
-    const Field maximal[] = {&RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks,
-                             &RoundCosts::remote_blocks};
-    std::vector<double> maxima, sums;
-    for (const KindCosts& kinds : mine)
-        for (const RoundCosts& costs : kinds) {
-            for (const auto field : maximal) maxima.insert(maxima.end(), (costs.*field).begin(), (costs.*field).end());
-            sums.insert(sums.end(), costs.node_blocks.begin(), costs.node_blocks.end());
-        }
-    allreduce_progressing(maxima.data(), static_cast<int>(maxima.size()), MPI_DOUBLE, MPI_MAX, comm);
-    allreduce_progressing(sums.data(), static_cast<int>(sums.size()), MPI_DOUBLE, MPI_SUM, comm);
-    std::vector<KindCosts> busiest(mine.size());
-    auto maximum = maxima.begin();
-    auto sum = sums.begin();
+    static_assert(std::is_trivially_copyable_v<RoundCosts> && sizeof(RoundCosts) == 5 * RoundCosts::rounds * sizeof(double),
+                  "the reduction reads RoundCosts as its five arrays of doubles");
+    MPI_Datatype record = MPI_DATATYPE_NULL;
+    PMPI_Type_contiguous(5 * RoundCosts::rounds, MPI_DOUBLE, &record);
+    PMPI_Type_commit(&record);
+    MPI_Op fold = MPI_OP_NULL;
+    PMPI_Op_create(fold_round_costs, 1, &fold);
+    std::vector<KindCosts> busiest = mine;
+    allreduce_progressing(busiest.data(), static_cast<int>(busiest.size() * 2), record, fold, comm);
+    PMPI_Op_free(&fold);
+    PMPI_Type_free(&record);
     const int nodes = node_count(node_of);
     for (KindCosts& kinds : busiest)
-        for (RoundCosts& costs : kinds) {
-            for (const auto field : maximal)
-                for (double& entry : costs.*field) entry = *maximum++;
-            for (double& entry : costs.node_blocks) entry = *sum++;
-            per_node(costs, nodes);
-        }
+        for (RoundCosts& costs : kinds) per_node(costs, nodes);
     return busiest;
 }
 
@@ -253,11 +254,11 @@ bool plans_hold(TopoState& state, const Topology& topology) {
 // nodes stay with their processes when reordering gave them new ranks. Auto mode plans an
 // algorithm whose Phase 1 is costly (a best case in the table) last, and only where its best case
 // can still win against the others' estimates (decision_tiers.h), unless a setting or a rule
-// names it.
-void build_plans(TopoState& state, Topology& topology) {
+// names it. started: PMPI_Wtime() when Phase 1 began (its communicator and first reduction
+// included), simulated time under SMPI, as the application's.
+void build_plans(TopoState& state, Topology& topology, double started) {
     topology.node_of = nodes_of(state, topology);
     const Config& config = state.config;
-    const double start = PMPI_Wtime();  // simulated time under SMPI, as the application's
     PlanSettings settings{.theta = config.theta,
                           .k = config.k,
                           .max_hyperedges = config.max_hyperedges,
@@ -324,7 +325,7 @@ void build_plans(TopoState& state, Topology& topology) {
     {
         const auto stats = state.stats.lock();
         stats->mode = topology.candidates.front().algorithm->mode;
-        stats->pattern_seconds = PMPI_Wtime() - start;
+        stats->pattern_seconds = PMPI_Wtime() - started;
         stats->pattern_messages = transport.stats().messages;
         stats->pattern_exchanges = transport.stats().exchanges;
         stats->pattern_hyperedges = phase1.hyperedges;
@@ -519,8 +520,9 @@ int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topolog
         state.calls_until_pattern = combining_settled(state.choices) ? 1 : state.config.lazy;
         return MPI_SUCCESS;
     }
+    const double started = PMPI_Wtime();
     if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
-    build_plans(state, topology);
+    build_plans(state, topology, started);
     if (auto_mode) start_trials(state);
     return MPI_SUCCESS;
 }
@@ -564,6 +566,7 @@ void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collec
     largest = std::max(largest, static_cast<double>(largest_block));
     if (form != Form::persistent && --state.calls_until_pattern > 0) return;
     state.calls_until_pattern = 0;
+    const double started = PMPI_Wtime();
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
     // waiting for an operation of this process that the MPI does not advance would never come. The
@@ -572,7 +575,7 @@ void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collec
         MPI_SUCCESS)
         return;
     auto topology = std::make_shared<Topology>(*state.topology);
-    build_plans(state, *topology);
+    build_plans(state, *topology, started);
     state.topology = std::move(topology);
     start_trials(state);
 }
