@@ -124,16 +124,17 @@ fi
 
 # Seed 000's scale: 256 nodes of 16, and the top of its range, 512 nodes of 16. Moore (2,1) with
 # 4 B and 1 KiB allgather and alltoall (up to 15 minutes of simulation for an experiment with 1 KiB
-# blocks), and auto on its 4 B allgather; Moore (3,1) and (2,2) with 4 B alltoall and 1 KiB
-# allgather, and with 4 B allgather beside auto, as Erdos-Renyi delta 0.05. A call of direct's 4 B allgather on Moore (2,2)
-# costs the simulator about 14 s of one core at 4096. pairs' Phase 1 sends 2116 messages per
+# blocks), its 4 B allgather beside auto; Moore (3,1) and (2,2) with 4 B alltoall and 1 KiB
+# allgather, and with 4 B allgather beside auto, as Erdos-Renyi delta 0.05. A call of direct's 4 B
+# allgather on Moore (2,2) costs the simulator about 14 s of one core at 4096. pairs' Phase 1 sends 2116 messages per
 # process on Moore (2,2) in 65 matching rounds and about 40 times a process's 205 edges on
 # Erdos-Renyi delta 0.05 (nbrsim): it is left out there, where its best case cannot beat dimwise's
 # and forward's estimates (auto does not plan it either); on Moore (2,1), 160 messages per process
 # (34 rounds), it runs.
 if [[ $scale -eq 1 ]]; then
-  for line in "4096 moore:2:1 allgather,alltoall blocking 4,1024 pairs,dimwise,aggregate,forward" \
-              "4096 moore:2:1 allgather blocking 4 auto" \
+  for line in "4096 moore:2:1 alltoall blocking 4,1024 pairs,dimwise,aggregate,forward" \
+              "4096 moore:2:1 allgather blocking 1024 pairs,dimwise,aggregate,forward" \
+              "4096 moore:2:1 allgather blocking 4 pairs,dimwise,aggregate,forward,auto" \
               "4096 moore:3:1,moore:2:2 alltoall blocking 4 dimwise,aggregate,forward" \
               "4096 moore:2:2,moore:3:1 allgather blocking 1024 dimwise,aggregate,forward" \
               "4096 moore:2:2 allgather blocking 4 dimwise,aggregate,forward,auto" \
