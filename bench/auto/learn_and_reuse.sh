@@ -35,8 +35,8 @@ for np in ${NPS:-4 16}; do
             mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$build/lib/libnbrcomb.so" -x NBRCOMB_REPORT="$work/report" \
               "${setting[@]}" "$build/bin/nbrbench" --topology "$topology" --collective "${shape%:*}" \
               --form "${shape#*:}" --bytes "$bytes" --variant auto --runs 10 --reps 10 --warmup 1 >"$work/csv"
-            # "auto mode decided by   F setting, R rules, T trial, E estimate; C trial calls"
-            decided=$(sed -n 's/^ *auto mode decided by *\([0-9]*\) setting, \([0-9]*\) rules, \([0-9]*\) trial, \([0-9]*\) estimate; \([0-9]*\) trial calls.*/\1,\2,\3,\4,\5/p' \
+            # "auto mode decided by   F forced, R rules, T trial, E estimate; C trial calls"
+            decided=$(sed -n 's/^ *auto mode decided by *\([0-9]*\) forced, \([0-9]*\) rules, \([0-9]*\) trial, \([0-9]*\) estimate; \([0-9]*\) trial calls.*/\1,\2,\3,\4,\5/p' \
               "$work"/report.0.txt)
             # ratio,p_slower,p_faster,verdict,decided
             awk -F, -v decided="${decided:-0,0,0,0,0}" '

@@ -94,12 +94,13 @@ typedef struct nbrcomb_stats {
        MPI's own collective (a GPU-aware MPI moves such buffers itself); also counted in native_calls. */
     unsigned long long device_calls;
     /* Auto mode: call shapes decided by each tier (combined or native; see README "How auto mode
-       decides"): forced by NBRCOMB_FORCE, taken from a rules file (NBRCOMB_RULES), measured by a trial,
-       estimated (no candidate could beat native at the shape's block size, so no trial ran). */
+       decides"), named as the report and the log name them: forced by NBRCOMB_FORCE, by the rules
+       of a rules file (NBRCOMB_RULES), by a trial, by the estimate (no candidate could beat native
+       at the shape's block size, so no trial ran). Each is also readable by its earlier name. */
     unsigned long long auto_forced;
-    unsigned long long auto_learned;
-    unsigned long long auto_measured;
-    unsigned long long auto_estimated;
+    union { unsigned long long auto_rules; unsigned long long auto_learned; };
+    union { unsigned long long auto_trial; unsigned long long auto_measured; };
+    union { unsigned long long auto_estimate; unsigned long long auto_estimated; };
     unsigned long long trial_calls; /* auto mode: calls run as part of a trial (either way) */
 } nbrcomb_stats;
 

@@ -45,9 +45,9 @@ namespace {
     FIELD(global_calls, true, false, false)              \
     FIELD(device_calls, true, false, false)              \
     FIELD(auto_forced, true, true, false)                \
-    FIELD(auto_learned, true, true, false)               \
-    FIELD(auto_measured, true, true, false)              \
-    FIELD(auto_estimated, true, true, false)             \
+    FIELD(auto_rules, true, true, false)                 \
+    FIELD(auto_trial, true, true, false)                 \
+    FIELD(auto_estimate, true, true, false)              \
     FIELD(trial_calls, true, false, false)
 
 // A field of nbrcomb_stats left out of the list would neither sum nor survive a reset.

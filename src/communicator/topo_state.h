@@ -133,7 +133,7 @@ struct TopoState {
     StatedChoices choices;  // NBRCOMB_FORCE's, and the rules file's for this communicator
     // Before Phase 1, what a setting or a rule says of each shape called (by AutoTuner::shape_index),
     // found at its first call: native by which tier (counted then), or nothing.
-    enum class Early : std::uint8_t { unseen, open, forced_native, learned_native };
+    enum class Early : std::uint8_t { unseen, open, forced_native, rules_native };
     std::array<Early, AutoTuner::shape_count> early{};
     // Before Phase 1, the largest block of the calls of open shapes, by kind of blocks
     // (decision_tiers.h, block_kind); -1 for a kind not called. Phase 1 plans for these.

@@ -64,9 +64,9 @@ std::vector<bool> lost_in_every_class(const std::vector<Timings>& contenders, co
 const char* source_name(Source source) {
     switch (source) {
     case Source::forced: return "forced";
-    case Source::learned: return "rules";
-    case Source::measured: return "trial";
-    case Source::estimated: return "estimate";
+    case Source::rules: return "rules";
+    case Source::trial: return "trial";
+    case Source::estimate: return "estimate";
     }
     return "?";
 }
@@ -166,7 +166,7 @@ void AutoTuner::open(Shape& shape, Collective collective, Form form, int size_cl
     }
     Opening opening = opener_(collective, form, size_class, block_bytes);
     if (!opening.decided && (opening.contenders.empty() || most_contenders_ == 0))
-        opening.decided = Decision{.source = Source::estimated};
+        opening.decided = Decision{.source = Source::estimate};
     if (opening.decided) {
         decide(shape, *opening.decided, {collective, form, size_class, *opening.decided, {}}, verdict);
         return;
@@ -294,7 +294,7 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
     // The fastest of the candidates racing on that beat the reference; where none did, the
     // nearest, and where all were dropped, the nearest of all, for the log and the rules file.
     const auto left = std::count(racing.begin() + 1, racing.end(), true);
-    Verdict told{collective, form, size_class, {.source = Source::measured}, {}};
+    Verdict told{collective, form, size_class, {.source = Source::trial}, {}};
     bool first = true;
     for (std::size_t p = 1; p < count; ++p) {
         if (!racing[p] && left > 0) continue;
@@ -306,12 +306,12 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
         if (!better) continue;
         told.result = result;
         told.decision = {.combined = result.combined, .candidate = shape.contenders[p], .cutoff = result.cutoff,
-                         .source = Source::measured};
+                         .source = Source::trial};
     }
     // Decided after the last stage, or before where one candidate or none is left and that one's
     // result is clear; else the rest race again.
     if (shape.stage == stages || left == 0 || (left == 1 && told.decision.combined)) {
-        if (!told.decision.combined) told.decision = {.source = Source::measured};
+        if (!told.decision.combined) told.decision = {.source = Source::trial};
         decide(shape, told.decision, told, verdict);
         return;
     }
@@ -324,7 +324,7 @@ void AutoTuner::conclude_stage(Shape& shape, Collective collective, Form form, i
 }
 
 void AutoTuner::decide(Shape& shape, Decision decision, Verdict verdict, const Tell& tell) {
-    if (shape.mimicked && (decision.source == Source::measured || decision.source == Source::estimated)) {
+    if (shape.mimicked && (decision.source == Source::trial || decision.source == Source::estimate)) {
         if (decision.combined)
             decision.cutoff = std::max(decision.cutoff, shape.mimicked->cutoff);
         else
@@ -340,7 +340,7 @@ void AutoTuner::decide(Shape& shape, Decision decision, Verdict verdict, const T
         ++(decision.combined ? decided_combined_ : decided_native_);
         ++decided_by_[static_cast<std::size_t>(decision.source)];
     }
-    if (decision.combined && decision.source == Source::measured)
+    if (decision.combined && decision.source == Source::trial)
         combine_what_it_mimics(verdict.collective, verdict.form, verdict.size_class, decision);
     if (tell) tell(verdict);
 }
@@ -365,7 +365,7 @@ void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int siz
         shape.mimicked = decision;
         return;
     }
-    if (shape.decision.source == Source::forced || shape.decision.source == Source::learned) return;
+    if (shape.decision.source == Source::forced || shape.decision.source == Source::rules) return;
     if (shape.decision.combined) {
         shape.decision.cutoff = std::max(shape.decision.cutoff, decision.cutoff);
         return;
@@ -373,7 +373,7 @@ void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int siz
     --decided_native_;
     --decided_by_[static_cast<std::size_t>(shape.decision.source)];
     ++decided_combined_;
-    ++decided_by_[static_cast<std::size_t>(Source::measured)];
+    ++decided_by_[static_cast<std::size_t>(Source::trial)];
     shape.decision = decision;
 }
 

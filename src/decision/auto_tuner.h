@@ -35,7 +35,7 @@ enum class Route {
 };
 
 // Where a shape's decision came from, strongest first.
-enum class Source { forced, learned, measured, estimated };
+enum class Source { forced, rules, trial, estimate };
 inline constexpr int source_count = 4;
 const char* source_name(Source source);
 
@@ -46,7 +46,7 @@ struct Decision {
     // Blocks larger than this go as direct messages inside the combining schedule: the v and w
     // forms' sizes differ between processes, so only each edge's two ends agree on its size.
     std::size_t cutoff = SIZE_MAX;
-    Source source = Source::estimated;
+    Source source = Source::estimate;
 };
 
 // How a shape begins: decided by a tier above the trial, or raced among contenders (candidate

@@ -26,7 +26,7 @@ const Rule* rule_of(const StatedChoices& choices, Collective collective, Form fo
     key.collective = collective;
     key.form = form;
     key.size_class = size_class;
-    return find_rule(choices.learned, key);
+    return find_rule(choices.rules, key);
 }
 
 // The estimated shapes' contenders: allgather's blocks are one per process, alltoall's one per edge.
@@ -110,7 +110,7 @@ std::vector<int> estimated_contenders(const std::vector<double>& estimates, doub
 
 bool names_algorithm(const StatedChoices& choices, std::string_view name) {
     return std::ranges::find(choices.forced.choices, name, &ForcedChoice::decision) != choices.forced.choices.end() ||
-           std::ranges::find(choices.learned, name, &Rule::decision) != choices.learned.end();
+           std::ranges::find(choices.rules, name, &Rule::decision) != choices.rules.end();
 }
 
 int most_contenders(const std::vector<const Algorithm*>& candidates) {
@@ -134,7 +134,7 @@ Opener make_opener(StatedChoices choices, PlannedCandidates planned,
         if (const auto forced = choices.forced.find(collective, form, size_class))
             if (const auto decision = named(*forced, Source::forced, SIZE_MAX)) return {decision, {}};
         if (const Rule* rule = rule_of(choices, collective, form, size_class))
-            if (const auto decision = named(rule->decision, Source::learned, rule->cutoff)) return {decision, {}};
+            if (const auto decision = named(rule->decision, Source::rules, rule->cutoff)) return {decision, {}};
         return {std::nullopt, contenders_by_estimate(planned, collective, block_bytes)};
     };
 }
@@ -143,13 +143,13 @@ std::optional<Source> native_settled_by(const StatedChoices& choices, Collective
     if (const auto forced = choices.forced.find(collective, form, size_class))
         return *forced == native_decision ? std::optional(Source::forced) : std::nullopt;
     const Rule* rule = rule_of(choices, collective, form, size_class);
-    return rule != nullptr && rule->decision == native_decision ? std::optional(Source::learned) : std::nullopt;
+    return rule != nullptr && rule->decision == native_decision ? std::optional(Source::rules) : std::nullopt;
 }
 
 bool combining_settled(const StatedChoices& choices) {
     const auto combines = [](const std::string& decision) { return decision != native_decision; };
     return std::ranges::any_of(choices.forced.choices, combines, &ForcedChoice::decision) ||
-           std::ranges::any_of(choices.learned, combines, &Rule::decision);
+           std::ranges::any_of(choices.rules, combines, &Rule::decision);
 }
 
 }  // namespace nbrcomb::detail

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "src/decision/auto_tuner.h"
-#include "src/decision/decision_rules.h"
+#include "src/decision/rules_file.h"
 #include "src/decision/forced_choices.h"
 
 #include "pattern/message_cost.h"
@@ -25,7 +25,7 @@ namespace nbrcomb::detail {
 // rules file's rules for its key (the collective, form and class aside).
 struct StatedChoices {
     ForcedChoices forced;
-    std::vector<Rule> learned;
+    std::vector<Rule> rules;
     RuleKey key;
 };
 

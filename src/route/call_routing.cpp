@@ -3,7 +3,7 @@
 #include "src/base/log.h"
 #include "src/progress/progressing_wait.h"
 #include "src/settings/environment.h"
-#include "src/setup/learned_rules.h"
+#include "src/setup/rules_sharing.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -37,9 +37,9 @@ void tell(const Verdict& verdict, const TopoState& state, bool first) {
     char why[160] = "";
     switch (decision.source) {
     case Source::forced: std::snprintf(why, sizeof why, "NBRCOMB_FORCE"); break;
-    case Source::learned: std::snprintf(why, sizeof why, "rules file %s", state.config.rules.c_str()); break;
-    case Source::estimated: std::snprintf(why, sizeof why, "estimate: no candidate can beat native there"); break;
-    case Source::measured:
+    case Source::rules: std::snprintf(why, sizeof why, "rules file %s", state.config.rules.c_str()); break;
+    case Source::estimate: std::snprintf(why, sizeof why, "estimate: no candidate can beat native there"); break;
+    case Source::trial:
         if (result.reference_seconds > 0)
             std::snprintf(why, sizeof why, "trial: median %.2f us %s, %.2f us native, p %.3g",
                           result.combined_seconds * 1e6, decision.combined ? "combined" : "at best", result.reference_seconds * 1e6,
@@ -77,14 +77,14 @@ void take(const Verdict& verdict, TopoState& state) {
         stats->auto_combined = tuner.decided_combined();
         stats->auto_native = tuner.decided_native();
         stats->auto_forced = tuner.decided_by(Source::forced);
-        stats->auto_learned = tuner.decided_by(Source::learned);
-        stats->auto_measured = tuner.decided_by(Source::measured);
-        stats->auto_estimated = tuner.decided_by(Source::estimated);
+        stats->auto_rules = tuner.decided_by(Source::rules);
+        stats->auto_trial = tuner.decided_by(Source::trial);
+        stats->auto_estimate = tuner.decided_by(Source::estimate);
     }
     int rank = 0;
     PMPI_Comm_rank(state.agreement_comm(), &rank);
     tell(verdict, state, rank == 0);
-    const bool transferable = verdict.decision.source == Source::measured || verdict.decision.source == Source::estimated;
+    const bool transferable = verdict.decision.source == Source::trial || verdict.decision.source == Source::estimate;
     if (rank == 0 && transferable && !environment_config().rules_out.empty()) remember(verdict, state);
 }
 

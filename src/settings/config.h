@@ -36,7 +36,7 @@ struct Config {
     // Auto mode: what runs per call shape, whatever the other tiers say (src/decision/forced_choices.h),
     // normalised; empty: nothing forced.
     std::string force;
-    std::string rules;      // a rules file of decisions to take without a trial (src/decision/decision_rules.h)
+    std::string rules;      // a rules file of decisions to take without a trial (src/decision/rules_file.h)
     std::string rules_out;  // where rank 0 writes the decisions of this run at MPI_Finalize
     int log_level = 1;
     std::string report = "0";  // 0: none, 1: standard error, otherwise a file name prefix

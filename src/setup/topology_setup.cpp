@@ -12,7 +12,7 @@
 #include "src/progress/progressing_wait.h"
 #include "src/setup/adjacency_calls.h"
 #include "src/setup/delivery_probe.h"
-#include "src/setup/learned_rules.h"
+#include "src/setup/rules_sharing.h"
 #include "src/setup/mapping_log.h"
 #include "src/setup/mpi_transport.h"
 
@@ -346,10 +346,10 @@ void start_trials(TopoState& state) {
     state.has_candidate = !state.topology->candidates.empty();
     std::vector<std::pair<int, Source>> counted;
     for (std::size_t shape = 0; shape < state.early.size(); ++shape)
-        if (state.early[shape] == TopoState::Early::forced_native || state.early[shape] == TopoState::Early::learned_native)
+        if (state.early[shape] == TopoState::Early::forced_native || state.early[shape] == TopoState::Early::rules_native)
             counted.emplace_back(static_cast<int>(shape), state.early[shape] == TopoState::Early::forced_native
                                                               ? Source::forced
-                                                              : Source::learned);
+                                                              : Source::rules);
     state.tuner = make_tuner(state, counted);
 }
 
@@ -433,8 +433,8 @@ TopoState::Early settle_early(TopoState& state, Collective collective, Form form
     if (!source) return TopoState::Early::open;
     const auto stats = state.stats.lock();
     ++stats->auto_native;
-    ++(*source == Source::forced ? stats->auto_forced : stats->auto_learned);
-    return *source == Source::forced ? TopoState::Early::forced_native : TopoState::Early::learned_native;
+    ++(*source == Source::forced ? stats->auto_forced : stats->auto_rules);
+    return *source == Source::forced ? TopoState::Early::forced_native : TopoState::Early::rules_native;
 }
 
 // Auto mode: what NBRCOMB_FORCE forces, and the rules file's rules for this communicator.
@@ -444,7 +444,7 @@ void take_decision_tiers(TopoState& state) {
         state.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
         problems);
     state.choices.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
-    state.choices.learned = rules_for(state.config.rules, state.choices.key);
+    state.choices.rules = rules_for(state.config.rules, state.choices.key);
 }
 
 // The communicator stays native: said once, on its rank 0.

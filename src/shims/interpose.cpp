@@ -9,7 +9,7 @@
 #include "src/progress/progressing_wait.h"
 #include "src/settings/environment.h"
 #include "src/setup/graph_constructors.h"
-#include "src/setup/learned_rules.h"
+#include "src/setup/rules_sharing.h"
 #include "src/setup/topology_setup.h"
 #include "src/shims/export.h"
 #include "src/shims/report.h"
@@ -43,7 +43,7 @@ NBRCOMB_EXPORT int MPI_Init_thread(int* argc, char*** argv, int required, int* p
 NBRCOMB_EXPORT int MPI_Finalize(void) {
     drain_operations();  // those whose requests the application freed before they ended
     unhook_from_mpi_progress();
-    best_effort("writing the rules file", [] { return write_learned_rules(environment_config()); });
+    best_effort("writing the rules file", [] { return write_rules_sharing(environment_config()); });
     best_effort("the finalize report", [] { return write_report(); });
     return PMPI_Finalize();
 }

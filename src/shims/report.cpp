@@ -1,10 +1,13 @@
 #include "src/shims/report.h"
 
 #include "src/base/statistics.h"
+#include "src/decision/auto_tuner.h"
 #include "src/communicator/topo_state.h"
 #include "src/settings/environment.h"
 
 #include <cstdio>
+#include <iterator>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -90,11 +93,12 @@ void print_internode(std::FILE* out, const nbrcomb_stats& s) {
 
 // Auto mode's decisions by tier, then its trial calls.
 void print_decision_sources(std::FILE* out, const nbrcomb_stats& s) {
-    if (s.auto_forced + s.auto_learned + s.auto_measured + s.auto_estimated == 0) return;
-    std::fprintf(out,
-                 "  auto mode decided by             %llu setting, %llu rules, %llu trial, %llu estimate; "
-                 "%llu trial calls (summed over processes)\n",
-                 s.auto_forced, s.auto_learned, s.auto_measured, s.auto_estimated, s.trial_calls);
+    const unsigned long long by_tier[source_count] = {s.auto_forced, s.auto_rules, s.auto_trial, s.auto_estimate};
+    if (std::accumulate(std::begin(by_tier), std::end(by_tier), 0ULL) == 0) return;
+    std::fprintf(out, "  auto mode decided by            ");
+    for (int tier = 0; tier < source_count; ++tier)
+        std::fprintf(out, "%s %llu %s", tier == 0 ? "" : ",", by_tier[tier], source_name(static_cast<Source>(tier)));
+    std::fprintf(out, "; %llu trial calls (summed over processes)\n", s.trial_calls);
 }
 
 // Calls run as the MPI's collective over all processes, whose messages the counts leave out.

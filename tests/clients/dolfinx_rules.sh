@@ -19,8 +19,8 @@ report=$work/report.0.txt
 cat "$report"
 
 first=$(norm "$work/first.txt") second=$(norm "$work/second.txt")
-# "auto mode decided by   F setting, R rules, T trial, E estimate; C trial calls"
-rules=$(sed -n 's/^ *auto mode decided by *[0-9]* setting, \([0-9]*\) rules.*/\1/p' "$report")
+# "auto mode decided by   F forced, R rules, T trial, E estimate; C trial calls"
+rules=$(sed -n 's/^ *auto mode decided by *[0-9]* forced, \([0-9]*\) rules.*/\1/p' "$report")
 trial_calls=$(sed -n 's/^ *auto mode decided by.*; \([0-9]*\) trial calls.*/\1/p' "$report")
 sent=$(sent "$report") native_sent=$(native_sent "$report")
 awk -v a="$first" -v b="$second" -v rules="$rules" -v trial_calls="$trial_calls" -v sent="$sent" \

@@ -208,7 +208,7 @@ TEST_P(ForcedShapes, run_what_the_setting_names_byte_for_byte) {
             }
     const nbrcomb_stats stats = stats_of(comm);
     EXPECT_EQ(stats.trial_calls, 0u);
-    EXPECT_EQ(stats.auto_measured + stats.auto_estimated, 0u);
+    EXPECT_EQ(stats.auto_trial + stats.auto_estimate, 0u);
     if (force == "*=native") {
         EXPECT_EQ(stats.pattern_seconds, 0.0) << "Phase 1 ran where every shape is native";
     } else if (has_edges(comm)) {

@@ -180,9 +180,9 @@ TEST(AutoTuner, a_clear_winner_is_decided_after_the_second_stage) {
     const Calls rest = run(tuner, Collective::allgather, 1, stage - 6 + 3, {{-1, 10e-6}, {0, 5e-6}});
     ASSERT_EQ(rest.verdicts.size(), 1u);
     EXPECT_TRUE(rest.verdicts[0].decision.combined);
-    EXPECT_EQ(rest.verdicts[0].decision.source, Source::measured);
+    EXPECT_EQ(rest.verdicts[0].decision.source, Source::trial);
     EXPECT_EQ(rest.trial_calls, stage - 6);
-    EXPECT_EQ(tuner.decided_by(Source::measured), 1u);
+    EXPECT_EQ(tuner.decided_by(Source::trial), 1u);
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::blocking, 1, block(16), alone, nullptr).route, Route::combined);
     // Another form of the same collective has a trial of its own.
     EXPECT_EQ(tuner.choose(Collective::allgather, Form::nonblocking, 1, block(16), alone, nullptr).route, Route::reference);
@@ -223,7 +223,7 @@ TEST(AutoTuner, hopeless_candidates_cost_three_calls_each) {
         run(tuner, Collective::allgather, 3, checkpoint(1, 4) + 1, {{-1, 10e-6}, {0, 25e-6}, {1, 30e-6}, {2, 16e-6}});
     ASSERT_EQ(trial.verdicts.size(), 1u);
     EXPECT_FALSE(trial.verdicts[0].decision.combined);
-    EXPECT_EQ(trial.verdicts[0].decision.source, Source::measured);
+    EXPECT_EQ(trial.verdicts[0].decision.source, Source::trial);
     EXPECT_DOUBLE_EQ(trial.verdicts[0].result.combined_seconds, 16e-6);
     EXPECT_DOUBLE_EQ(trial.verdicts[0].result.reference_seconds, 10e-6);
     EXPECT_EQ(trial.trial_calls, AutoTuner::stage_calls(0, 4));
@@ -236,7 +236,7 @@ TEST(AutoTuner, shapes_decided_above_the_trial_run_no_trial) {
     AutoTuner tuner(
         [](Collective collective, Form, int size_class, std::size_t) {
             if (collective == Collective::alltoallv) return Opening{Decision{true, 1, 4096, Source::forced}, {}};
-            if (size_class == 6) return Opening{Decision{false, 0, SIZE_MAX, Source::learned}, {}};
+            if (size_class == 6) return Opening{Decision{false, 0, SIZE_MAX, Source::rules}, {}};
             return Opening{std::nullopt, {}};
         },
         2);
@@ -247,8 +247,8 @@ TEST(AutoTuner, shapes_decided_above_the_trial_run_no_trial) {
     EXPECT_EQ(learned.calls.at(-1) + estimated.calls.at(-1), 6);
     EXPECT_EQ(forced.trial_calls + learned.trial_calls + estimated.trial_calls, 0);
     EXPECT_EQ(tuner.decided_by(Source::forced), 1u);
-    EXPECT_EQ(tuner.decided_by(Source::learned), 1u);
-    EXPECT_EQ(tuner.decided_by(Source::estimated), 1u);
+    EXPECT_EQ(tuner.decided_by(Source::rules), 1u);
+    EXPECT_EQ(tuner.decided_by(Source::estimate), 1u);
     EXPECT_EQ(tuner.choose(Collective::alltoallv, Form::blocking, -1, block(100), alone, nullptr).cutoff, 4096u);
 }
 

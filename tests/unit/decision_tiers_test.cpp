@@ -111,7 +111,7 @@ ForcedChoices forced(std::string_view text) {
 // of the contenders the estimate leaves, and where it leaves none the estimate alone (native).
 TEST(DecisionTiers, open_forced_then_rules_then_trial_then_estimate) {
     StatedChoices choices{.forced = forced("allgather=native"),
-                          .learned = {rule(Collective::allgather, "dimwise"), rule(Collective::alltoall, "native")},
+                          .rules = {rule(Collective::allgather, "dimwise"), rule(Collective::alltoall, "native")},
                           .key = {}};
     std::vector<std::string> left_out;
     const Opener open = make_opener(choices, dimwise_and_direct(5), [&](const std::string& m) { left_out.push_back(m); });
@@ -123,7 +123,7 @@ TEST(DecisionTiers, open_forced_then_rules_then_trial_then_estimate) {
 
     const Opening alltoall = open(Collective::alltoall, Form::blocking, 0, 4);
     ASSERT_TRUE(alltoall.decided.has_value());
-    EXPECT_EQ(alltoall.decided->source, Source::learned) << "the rule over the estimate, which races dimwise";
+    EXPECT_EQ(alltoall.decided->source, Source::rules) << "the rule over the estimate, which races dimwise";
     EXPECT_FALSE(alltoall.decided->combined);
 
     const Opening raced = open(Collective::alltoall, Form::nonblocking, 0, 4);
@@ -140,7 +140,7 @@ TEST(DecisionTiers, open_forced_then_rules_then_trial_then_estimate) {
 // A name the communicator did not plan is left out, and said, and the next tier decides.
 TEST(DecisionTiers, a_name_not_planned_is_left_out) {
     std::vector<std::string> left_out;
-    const Opener open = make_opener({.forced = forced("allgather=forward"), .learned = {}, .key = {}},
+    const Opener open = make_opener({.forced = forced("allgather=forward"), .rules = {}, .key = {}},
                                     dimwise_and_direct(5), [&](const std::string& m) { left_out.push_back(m); });
     const Opening opening = open(Collective::allgather, Form::blocking, 0, 4);
     EXPECT_FALSE(opening.decided.has_value());
@@ -152,11 +152,11 @@ TEST(DecisionTiers, a_name_not_planned_is_left_out) {
 // Settings and rules that settle a shape native before Phase 1, and that make one combine.
 TEST(DecisionTiers, settled_before_phase1) {
     const StatedChoices choices{.forced = forced("alltoall=native"),
-                                .learned = {rule(Collective::allgather, "native")}, .key = {}};
+                                .rules = {rule(Collective::allgather, "native")}, .key = {}};
     EXPECT_EQ(native_settled_by(choices, Collective::alltoall, Form::blocking, 0), Source::forced);
-    EXPECT_EQ(native_settled_by(choices, Collective::allgather, Form::blocking, 0), Source::learned);
+    EXPECT_EQ(native_settled_by(choices, Collective::allgather, Form::blocking, 0), Source::rules);
     EXPECT_EQ(native_settled_by(choices, Collective::allgatherv, Form::blocking, -1), std::nullopt);
     EXPECT_FALSE(combining_settled(choices));
-    EXPECT_TRUE(combining_settled({.forced = forced("alltoall=dimwise"), .learned = {}, .key = {}}));
-    EXPECT_TRUE(names_algorithm({.forced = {}, .learned = {rule(Collective::allgather, "pairs")}, .key = {}}, "pairs"));
+    EXPECT_TRUE(combining_settled({.forced = forced("alltoall=dimwise"), .rules = {}, .key = {}}));
+    EXPECT_TRUE(names_algorithm({.forced = {}, .rules = {rule(Collective::allgather, "pairs")}, .key = {}}, "pairs"));
 }

@@ -57,9 +57,9 @@ TEST(Statistics, a_reset_keeps_what_describes_the_communicator) {
     EXPECT_EQ(reset.calls, 0u);
     EXPECT_EQ(reset.trial_calls, 0u);
     EXPECT_EQ(reset.pattern_messages, distinct().pattern_messages);
-    EXPECT_EQ(reset.auto_measured, distinct().auto_measured);
+    EXPECT_EQ(reset.auto_trial, distinct().auto_trial);
     EXPECT_EQ(reset.mode, NBRCOMB_MODE_DIRECT);
     const nbrcomb_stats duplicate = for_duplicate(distinct());
-    EXPECT_EQ(duplicate.auto_measured, 0u);  // a duplicate decides afresh
+    EXPECT_EQ(duplicate.auto_trial, 0u);  // a duplicate decides afresh
     EXPECT_EQ(duplicate.pattern_messages, distinct().pattern_messages);
 }

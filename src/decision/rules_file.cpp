@@ -1,4 +1,4 @@
-#include "src/decision/decision_rules.h"
+#include "src/decision/rules_file.h"
 
 #include "src/base/median.h"
 #include "src/base/text.h"

@@ -1,4 +1,4 @@
-#include "src/setup/learned_rules.h"
+#include "src/setup/rules_sharing.h"
 
 #include "src/base/log.h"
 
@@ -143,7 +143,7 @@ std::string today() {
     return date;
 }
 
-int write_learned_rules(const Config& config) {
+int write_rules_sharing(const Config& config) {
     if (config.rules_out.empty()) return MPI_SUCCESS;
     std::string mine;
     {

@@ -1,4 +1,4 @@
-#include "src/decision/decision_rules.h"
+#include "src/decision/rules_file.h"
 
 #include <gtest/gtest.h>
 
@@ -72,17 +72,17 @@ void write_text(const std::string& path, const std::string& text) {
     out << text;
 }
 
-std::string temp_path(const std::string& name) { return ::testing::TempDir() + "decision_rules_" + name; }
+std::string temp_path(const std::string& name) { return ::testing::TempDir() + "rules_file_" + name; }
 
 }  // namespace
 
-TEST(DecisionRules, formats_the_documented_line) {
+TEST(RulesFile, formats_the_documented_line) {
     EXPECT_EQ(format_rule(example()),
               "Open MPI v4.1.4 | 64 | 16 | 0123456789abcdef | alltoall | nonblocking | 1KiB | pairs | 1024 | 12.50 | "
               "7.25 | 0.0123 | 2024-05-17");
 }
 
-TEST(DecisionRules, format_then_parse_gives_the_same_rule) {
+TEST(RulesFile, format_then_parse_gives_the_same_rule) {
     for (const Rule& rule : several()) {
         std::string why;
         const std::optional<Rule> parsed = parse_rule(format_rule(rule), why);
@@ -91,7 +91,7 @@ TEST(DecisionRules, format_then_parse_gives_the_same_rule) {
     }
 }
 
-TEST(DecisionRules, names_every_size_class_and_reads_it_back) {
+TEST(RulesFile, names_every_size_class_and_reads_it_back) {
     const char* names[] = {"16B", "64B", "256B", "1KiB", "4KiB", "16KiB", "64KiB", ">64KiB"};
     static_assert(std::size(names) == size_classes);
     Rule rule = example();
@@ -106,7 +106,7 @@ TEST(DecisionRules, names_every_size_class_and_reads_it_back) {
     }
 }
 
-TEST(DecisionRules, parse_accepts_any_spaces_around_bars) {
+TEST(RulesFile, parse_accepts_any_spaces_around_bars) {
     std::string why;
     const std::optional<Rule> parsed =
         parse_rule("Open MPI v4.1.4|64 |\t16|  0123456789abcdef|alltoall|nonblocking|1KiB|pairs|1024|12.5|7.25|"
@@ -116,7 +116,7 @@ TEST(DecisionRules, parse_accepts_any_spaces_around_bars) {
     EXPECT_EQ(*parsed, example());
 }
 
-TEST(DecisionRules, parse_rejects_each_malformed_field_with_a_reason) {
+TEST(RulesFile, parse_rejects_each_malformed_field_with_a_reason) {
     const std::string good = format_rule(example());
     std::string why;
     ASSERT_TRUE(parse_rule(good, why)) << why;
@@ -175,7 +175,7 @@ TEST(DecisionRules, parse_rejects_each_malformed_field_with_a_reason) {
     }
 }
 
-TEST(DecisionRules, parse_rejects_every_truncation_of_a_line) {
+TEST(RulesFile, parse_rejects_every_truncation_of_a_line) {
     for (const Rule& rule : several()) {
         const std::string line = format_rule(rule);
         for (std::size_t length = 0; length < line.size(); ++length) {
@@ -185,7 +185,7 @@ TEST(DecisionRules, parse_rejects_every_truncation_of_a_line) {
     }
 }
 
-TEST(DecisionRules, mpi_library_id_of_open_mpi_and_mpich) {
+TEST(RulesFile, mpi_library_id_of_open_mpi_and_mpich) {
     EXPECT_EQ(mpi_library_id("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022"),
               "Open MPI v4.1.4");
     EXPECT_EQ(mpi_library_id("MPICH Version:\t4.0.2\nMPICH Release date: Thu Mar 31 10:25:29 CDT 2022\n"),
@@ -195,7 +195,7 @@ TEST(DecisionRules, mpi_library_id_of_open_mpi_and_mpich) {
     EXPECT_EQ(mpi_library_id(" \t, v1"), "unknown");
 }
 
-TEST(DecisionRules, find_rule_needs_every_key_field_to_match) {
+TEST(RulesFile, find_rule_needs_every_key_field_to_match) {
     const std::vector<Rule> rules = {example()};
     ASSERT_EQ(find_rule(rules, example().key), &rules[0]);
     std::vector<RuleKey> others(7, example().key);
@@ -210,7 +210,7 @@ TEST(DecisionRules, find_rule_needs_every_key_field_to_match) {
     EXPECT_EQ(find_rule({}, example().key), nullptr);
 }
 
-TEST(DecisionRules, find_rule_takes_the_last_of_a_key) {
+TEST(RulesFile, find_rule_takes_the_last_of_a_key) {
     std::vector<Rule> rules = several();
     Rule later = example();
     later.decision = "native";
@@ -219,7 +219,7 @@ TEST(DecisionRules, find_rule_takes_the_last_of_a_key) {
     EXPECT_EQ(find_rule(rules, example().key), &rules[3]);
 }
 
-TEST(DecisionRules, write_then_read_gives_the_rules_back) {
+TEST(RulesFile, write_then_read_gives_the_rules_back) {
     const std::string path = temp_path("round_trip.rules");
     std::string error;
     ASSERT_TRUE(write_rules(path, several(), error)) << error;
@@ -243,7 +243,7 @@ TEST(DecisionRules, write_then_read_gives_the_rules_back) {
     std::remove(path.c_str());
 }
 
-TEST(DecisionRules, read_skips_a_corrupt_line_and_names_it) {
+TEST(RulesFile, read_skips_a_corrupt_line_and_names_it) {
     const std::string path = temp_path("corrupt.rules");
     const std::vector<Rule> rules = several();
     write_text(path, "# a comment\n\n" + format_rule(rules[0]) + "\n" + "not a rule at all\n   \n  # indented comment\n" +
@@ -255,7 +255,7 @@ TEST(DecisionRules, read_skips_a_corrupt_line_and_names_it) {
     std::remove(path.c_str());
 }
 
-TEST(DecisionRules, read_refuses_a_line_cut_mid_field) {
+TEST(RulesFile, read_refuses_a_line_cut_mid_field) {
     const std::string path = temp_path("truncated.rules");
     const std::vector<Rule> rules = several();
     const std::string last = format_rule(rules[2]);
@@ -270,7 +270,7 @@ TEST(DecisionRules, read_refuses_a_line_cut_mid_field) {
     std::remove(path.c_str());
 }
 
-TEST(DecisionRules, read_reports_a_file_it_cannot_read) {
+TEST(RulesFile, read_reports_a_file_it_cannot_read) {
     const std::string missing = temp_path("no_such_file.rules");
     std::remove(missing.c_str());
     const RulesFile file = read_rules(missing);
@@ -283,14 +283,14 @@ TEST(DecisionRules, read_reports_a_file_it_cannot_read) {
     EXPECT_EQ(directory.problems.size(), 1u);
 }
 
-TEST(DecisionRules, write_to_a_missing_directory_fails) {
+TEST(RulesFile, write_to_a_missing_directory_fails) {
     const std::string path = temp_path("no_such_directory/sub/x.rules");
     std::string error;
     EXPECT_FALSE(write_rules(path, several(), error));
     EXPECT_NE(error.find(path), std::string::npos) << error;
 }
 
-TEST(DecisionRules, write_refuses_a_rule_that_would_not_read_back) {
+TEST(RulesFile, write_refuses_a_rule_that_would_not_read_back) {
     const std::string path = temp_path("refused.rules");
     ASSERT_TRUE([&] {
         std::string error;
@@ -312,7 +312,7 @@ TEST(DecisionRules, write_refuses_a_rule_that_would_not_read_back) {
 }
 
 // A rule for any graph reads back as '*', and holds for a graph without a line of its own.
-TEST(DecisionRules, a_rule_for_any_graph_holds_where_no_graph_has_its_own) {
+TEST(RulesFile, a_rule_for_any_graph_holds_where_no_graph_has_its_own) {
     Rule any = example();
     any.key.graph = 0;
     any.key.any_graph = true;
@@ -331,7 +331,7 @@ TEST(DecisionRules, a_rule_for_any_graph_holds_where_no_graph_has_its_own) {
 }
 
 // Where every graph of a key decided alike, one rule for any graph; where they differ, none.
-TEST(DecisionRules, graphs_that_agree_make_a_rule_for_any_graph) {
+TEST(RulesFile, graphs_that_agree_make_a_rule_for_any_graph) {
     Rule first = example(), second = example(), third = example();
     second.key.graph ^= 1;
     second.native_us = 20;

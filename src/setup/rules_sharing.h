@@ -1,10 +1,10 @@
-// The rules file as the library uses it (the format: decision_rules.h). The rules of
+// The rules file as the library uses it (the format: rules_file.h). The rules of
 // NBRCOMB_RULES are read once per file by every process and agreed by digest when a topology is
 // made; the decisions this run's trials reach are kept, and at MPI_Finalize rank 0 of
 // MPI_COMM_WORLD writes them, with the rules it read, to NBRCOMB_RULES_OUT.
 #pragma once
 
-#include "src/decision/decision_rules.h"
+#include "src/decision/rules_file.h"
 #include "src/settings/config.h"
 
 #include <cstdint>
@@ -37,6 +37,6 @@ std::string today();
 
 // At MPI_Finalize: every process's decisions to rank 0 of MPI_COMM_WORLD, which writes them, after
 // the rules of config.rules that they do not replace, to config.rules_out. Collective there.
-int write_learned_rules(const Config& config);
+int write_rules_sharing(const Config& config);
 
 }  // namespace nbrcomb::detail
