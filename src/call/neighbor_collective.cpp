@@ -26,7 +26,7 @@ int timed(const PreparedCall& call, TopoState* state, Run run) {
     if (!call.timed()) return run();
     const double start = PMPI_Wtime();
     const int err = run();
-    state->tuner->record(call.ticket, call.local_class, PMPI_Wtime() - start);
+    state->decisions.tuner()->record(call.ticket, call.local_class, PMPI_Wtime() - start);
     return err;
 }
 
@@ -56,7 +56,7 @@ int start_neighbor_collective(const CallArgs& args, MPI_Request* request, Native
     op->on_complete = start_collective_request(request);
     if (!op->on_complete) return raise_error(args.comm, MPI_ERR_INTERN);
     if (call.timed())
-        op->on_complete = [complete = std::move(op->on_complete), tuner = call.state->tuner.get(),
+        op->on_complete = [complete = std::move(op->on_complete), tuner = call.state->decisions.tuner(),
                            ticket = call.ticket, local_class = call.local_class, start = PMPI_Wtime()](int err) {
             tuner->record(ticket, local_class, PMPI_Wtime() - start);
             complete(err);

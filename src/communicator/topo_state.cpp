@@ -63,11 +63,10 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     *copy->stats.lock() = for_duplicate(original.stats.snapshot());
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
-    copy->choices = original.choices;
-    copy->calls_until_pattern =
-        original.calls_until_pattern > 0 ? (combining_settled(copy->choices) ? 1 : original.config.lazy) : 0;
-    copy->has_candidate = original.has_candidate;
-    if (original.tuner) copy->tuner = make_tuner(*copy);
+    copy->decisions.take_choices(original.decisions.choices());
+    if (original.decisions.phase1_pending()) copy->decisions.defer_phase1(original.config.lazy);
+    if (original.decisions.tuner() != nullptr)
+        copy->decisions.start(make_tuner(*copy), original.decisions.has_candidate());
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;
@@ -127,7 +126,19 @@ std::unique_ptr<AutoTuner> make_tuner(const TopoState& state, const std::vector<
         PMPI_Comm_rank(state.agreement_comm(), &rank);
         if (rank == 0) log(LogLevel::warning, "%s", message.c_str());
     };
-    return std::make_unique<AutoTuner>(make_opener(state.choices, std::move(planned), left_out), most, counted);
+    return std::make_unique<AutoTuner>(make_opener(state.decisions.choices(), std::move(planned), left_out), most,
+                                       counted);
+}
+
+void count_decisions(TopoState& state) {
+    const AutoDecisions& decisions = state.decisions;
+    const auto stats = state.stats.lock();
+    stats->auto_combined = decisions.decided_combined();
+    stats->auto_native = decisions.decided_native();
+    stats->auto_forced = decisions.decided_by(Source::forced);
+    stats->auto_rules = decisions.decided_by(Source::rules);
+    stats->auto_trial = decisions.decided_by(Source::trial);
+    stats->auto_estimate = decisions.decided_by(Source::estimate);
 }
 
 const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {

@@ -11,8 +11,7 @@
 #include "schedule/call_cache.h"
 #include "src/base/statistics.h"
 #include "src/communicator/adjacency.h"
-#include "src/decision/auto_tuner.h"
-#include "src/decision/decision_tiers.h"
+#include "src/decision/auto_decisions.h"
 #include "src/settings/config.h"
 
 #include <array>
@@ -124,20 +123,9 @@ struct TopoState {
     CommStatistics stats;
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
-    // Auto mode: calls left until Phase 1, which runs in the call that brings this to 0 (at
-    // creation when NBRCOMB_LAZY is 0); then whether there is a candidate to try against native
-    // MPI, and what the trials of each call shape found.
-    int calls_until_pattern = 0;
-    bool has_candidate = false;
-    std::unique_ptr<AutoTuner> tuner;
-    StatedChoices choices;  // NBRCOMB_FORCE's, and the rules file's for this communicator
-    // Before Phase 1, what a setting or a rule says of each shape called (by AutoTuner::shape_index),
-    // found at its first call: native by which tier (counted then), or nothing.
-    enum class Early : std::uint8_t { unseen, open, forced_native, rules_native };
-    std::array<Early, AutoTuner::shape_count> early{};
-    // Before Phase 1, the largest block of the calls of open shapes, by kind of blocks
-    // (decision_tiers.h, block_kind); -1 for a kind not called. Phase 1 plans for these.
-    std::array<double, 2> largest_called{-1, -1};
+    // Auto mode: the tiers' choices, the calls before Phase 1 (at creation when NBRCOMB_LAZY is
+    // 0), and the tuner of the call shapes after it.
+    AutoDecisions decisions;
 
     // First of the tags of the next operation, by its sequence number: operations outstanding
     // at once never share one, unless tag_span / tags_per_operation of them are, and the tags
@@ -155,6 +143,10 @@ struct TopoState {
 // Auto mode's tuner for state's shapes, once Phase 1 has planned (decision_tiers.h: make_opener);
 // counted: the shapes already decided native before Phase 1, by their source.
 std::unique_ptr<AutoTuner> make_tuner(const TopoState& state, const std::vector<std::pair<int, Source>>& counted = {});
+
+// Auto mode's shapes decided, by tier, into state's statistics, from state.decisions, which
+// counts them.
+void count_decisions(TopoState& state);
 
 // The state the library keeps for comm as the communicator holds it (valid while comm is), or
 // nullptr if the library does not manage comm. Every collective call asks, so the last answer

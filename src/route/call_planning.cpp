@@ -137,7 +137,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
         count_native_call(*stats, state.topology->graph.destinations.size());
         return MPI_SUCCESS;
     }
-    if (state.calls_until_pattern > 0) {
+    if (state.decisions.phase1_pending()) {
         const std::optional<std::size_t> uniform = uniform_block_bytes(args);
         const Topology& topology = *state.topology;
         run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1,

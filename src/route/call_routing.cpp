@@ -56,7 +56,7 @@ void tell(const Verdict& verdict, const TopoState& state, bool first) {
 // A decision of a trial or the estimate, for the rules file that rank 0 of MPI_COMM_WORLD writes at
 // MPI_Finalize: the next run then needs neither, nor Phase 1 where the shapes stay native.
 void remember(const Verdict& verdict, const TopoState& state) {
-    RuleKey key = state.choices.key;
+    RuleKey key = state.decisions.choices().key;
     key.collective = verdict.collective;
     key.form = verdict.form;
     key.size_class = verdict.size_class;
@@ -71,16 +71,7 @@ void remember(const Verdict& verdict, const TopoState& state) {
 
 // A decision: the statistics, the log, and the rules file, the last two once.
 void take(const Verdict& verdict, TopoState& state) {
-    const AutoTuner& tuner = *state.tuner;
-    {
-        const auto stats = state.stats.lock();
-        stats->auto_combined = tuner.decided_combined();
-        stats->auto_native = tuner.decided_native();
-        stats->auto_forced = tuner.decided_by(Source::forced);
-        stats->auto_rules = tuner.decided_by(Source::rules);
-        stats->auto_trial = tuner.decided_by(Source::trial);
-        stats->auto_estimate = tuner.decided_by(Source::estimate);
-    }
+    count_decisions(state);
     int rank = 0;
     PMPI_Comm_rank(state.agreement_comm(), &rank);
     tell(verdict, state, rank == 0);
@@ -95,7 +86,7 @@ std::size_t combine_limit(const Config& config) {
 
 template <class Typical>
 Choice choose(TopoState& state, Collective collective, Form form, int size_class, const Typical& typical_block) {
-    Choice choice = state.tuner->choose(
+    Choice choice = state.decisions.tuner()->choose(
         collective, form, size_class, typical_block,
         [&state](std::vector<double>& values) {
             allreduce_progressing(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
@@ -120,7 +111,7 @@ Choice route_call(TopoState& state, const CallArgs& args, Form form) {
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.
     if (state.idle) return {};
-    if (state.calls_until_pattern > 0 || !state.has_candidate) return {};
+    if (state.decisions.phase1_pending() || !state.decisions.has_candidate()) return {};
     if (form == Form::persistent) return {Route::combined, 0, combine_limit(state.config), {}};
     // The first call of a communicator's duplicate may agree on a shape before it runs anything.
     if (ensure_private_comm(args.comm, state) != MPI_SUCCESS) return {};

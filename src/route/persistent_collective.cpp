@@ -60,7 +60,7 @@ void complete(MPI_Request handle, int err) {
     Persistent& persistent = it->second;
     persistent.active = false;
     if (persistent.ticket.shape >= 0)
-        persistent.op->state->tuner->record(persistent.ticket, persistent.tuning->local_class,
+        persistent.op->state->decisions.tuner()->record(persistent.ticket, persistent.tuning->local_class,
                                             PMPI_Wtime() - persistent.started);
     if (err != MPI_SUCCESS && !persistent.freed) {
         state.failures[handle] = {err, persistent.comm};

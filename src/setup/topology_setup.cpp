@@ -192,13 +192,14 @@ void order_by_estimate(Topology& topology, const std::vector<KindCosts>& busiest
 
 // Auto mode: the block sizes Phase 1 plans for, by kind of blocks (block_kind): up to the
 // representative block of the largest class the calls before Phase 1 had (agreed by every
-// process, TopoState::largest_called), -1 for a kind not called; any size of both kinds where
+// process, AutoDecisions::largest_called), -1 for a kind not called; any size of both kinds where
 // Phase 1 runs before any call.
 std::array<double, 2> block_limits(const TopoState& state) {
-    if (state.largest_called[0] < 0 && state.largest_called[1] < 0) return {INFINITY, INFINITY};
+    const std::array<double, 2>& largest_called = state.decisions.largest_called();
+    if (largest_called[0] < 0 && largest_called[1] < 0) return {INFINITY, INFINITY};
     std::array<double, 2> limits{};
     for (std::size_t kind = 0; kind < 2; ++kind) {
-        const double largest = state.largest_called[kind];
+        const double largest = largest_called[kind];
         const std::size_t representative = representative_block(size_class(static_cast<std::size_t>(std::max(largest, 0.0))));
         limits[kind] = largest < 0 ? -1 : static_cast<double>(representative);
     }
@@ -226,7 +227,7 @@ std::vector<const Algorithm*> planned_algorithms(const TopoState& state, const P
     if (state.config.mode != NBRCOMB_MODE_AUTO) return {find_algorithm(state.config.mode)};
     std::vector<const Algorithm*> planned;
     for (const Algorithm& algorithm : algorithms())
-        if (algorithm.auto_candidate(settings) || names_algorithm(state.choices, algorithm.name)) planned.push_back(&algorithm);
+        if (algorithm.auto_candidate(settings) || names_algorithm(state.decisions.choices(), algorithm.name)) planned.push_back(&algorithm);
     return planned;
 }
 
@@ -281,7 +282,7 @@ void build_plans(TopoState& state, Topology& topology, double started) {
     topology.candidates.clear();
     std::vector<const Algorithm*> costly;
     for (const Algorithm* algorithm : planned_algorithms(state, settings)) {
-        if (auto_mode && algorithm->best_case != nullptr && !names_algorithm(state.choices, algorithm->name))
+        if (auto_mode && algorithm->best_case != nullptr && !names_algorithm(state.decisions.choices(), algorithm->name))
             costly.push_back(algorithm);
         else
             plan(algorithm);
@@ -343,14 +344,8 @@ void build_plans(TopoState& state, Topology& topology, double started) {
 // candidate, which every process knows alike (they plan the same algorithms, and drop them all
 // together when a check fails).
 void start_trials(TopoState& state) {
-    state.has_candidate = !state.topology->candidates.empty();
-    std::vector<std::pair<int, Source>> counted;
-    for (std::size_t shape = 0; shape < state.early.size(); ++shape)
-        if (state.early[shape] == TopoState::Early::forced_native || state.early[shape] == TopoState::Early::rules_native)
-            counted.emplace_back(static_cast<int>(shape), state.early[shape] == TopoState::Early::forced_native
-                                                              ? Source::forced
-                                                              : Source::rules);
-    state.tuner = make_tuner(state, counted);
+    state.decisions.start(make_tuner(state, state.decisions.settled_before_phase1()),
+                          !state.topology->candidates.empty());
 }
 
 // A fingerprint of the edge from -> to that both its ends compute alike (splitmix64, whose
@@ -426,25 +421,16 @@ CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const L
             .fingerprint = sums[1]};
 }
 
-// What a setting or a rule says of a shape at its first call before Phase 1; one kept native is
-// counted then, by its source.
-TopoState::Early settle_early(TopoState& state, Collective collective, Form form, int size_class) {
-    const std::optional<Source> source = native_settled_by(state.choices, collective, form, size_class);
-    if (!source) return TopoState::Early::open;
-    const auto stats = state.stats.lock();
-    ++stats->auto_native;
-    ++(*source == Source::forced ? stats->auto_forced : stats->auto_rules);
-    return *source == Source::forced ? TopoState::Early::forced_native : TopoState::Early::rules_native;
-}
-
 // Auto mode: what NBRCOMB_FORCE forces, and the rules file's rules for this communicator.
 void take_decision_tiers(TopoState& state) {
     std::vector<std::string> problems;  // none: the setting was checked when read
-    state.choices.forced = parse_forced_choices(
+    StatedChoices choices;
+    choices.forced = parse_forced_choices(
         state.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
         problems);
-    state.choices.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
-    state.choices.rules = rules_for(state.config.rules, state.choices.key);
+    choices.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
+    choices.rules = rules_for(state.config.rules, choices.key);
+    state.decisions.take_choices(std::move(choices));
 }
 
 // The communicator stays native: said once, on its rank 0.
@@ -517,7 +503,7 @@ int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topolog
     if (state.idle) return MPI_SUCCESS;
     const bool auto_mode = state.config.mode == NBRCOMB_MODE_AUTO;
     if (auto_mode && state.config.lazy > 0) {
-        state.calls_until_pattern = combining_settled(state.choices) ? 1 : state.config.lazy;
+        state.decisions.defer_phase1(state.config.lazy);
         return MPI_SUCCESS;
     }
     const double started = PMPI_Wtime();
@@ -558,20 +544,19 @@ void complete_duplicate(MPI_Comm dup) {
 
 void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
                          std::size_t largest_block) {
-    if (state.idle || state.calls_until_pattern == 0) return;
-    TopoState::Early& early = state.early[static_cast<std::size_t>(AutoTuner::shape_index(collective, form, size_class))];
-    if (early == TopoState::Early::unseen) early = settle_early(state, collective, form, size_class);
-    if (early != TopoState::Early::open) return;
-    double& largest = state.largest_called[static_cast<std::size_t>(block_kind(collective))];
-    largest = std::max(largest, static_cast<double>(largest_block));
-    if (form != Form::persistent && --state.calls_until_pattern > 0) return;
-    state.calls_until_pattern = 0;
+    if (state.idle || !state.decisions.phase1_pending()) return;
+    switch (state.decisions.call_before_phase1(collective, form, size_class, largest_block)) {
+    case AutoDecisions::Before::settled_native_now: count_decisions(state); return;
+    case AutoDecisions::Before::settled_native:
+    case AutoDecisions::Before::waiting: return;
+    case AutoDecisions::Before::phase1_due: break;
+    }
     const double started = PMPI_Wtime();
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
     // waiting for an operation of this process that the MPI does not advance would never come. The
     // reduction that tells them so also agrees the largest blocks called.
-    if (allreduce_progressing(state.largest_called.data(), 2, MPI_DOUBLE, MPI_MAX, state.agreement_comm()) !=
+    if (allreduce_progressing(state.decisions.largest_called().data(), 2, MPI_DOUBLE, MPI_MAX, state.agreement_comm()) !=
         MPI_SUCCESS)
         return;
     auto topology = std::make_shared<Topology>(*state.topology);
