@@ -75,7 +75,7 @@ int init_neighbor_collective(const CallArgs& args, MPI_Info info, MPI_Request* r
     PersistentCall persistent{call.state,  call.schedule, call.cutoff, {args.sendbuf, args.recvbuf},
                               call.native, args.comm,     {}};
     // Auto mode tries combining where it is a candidate; elsewhere the call was routed for good.
-    if (call.state->config.mode == NBRCOMB_MODE_AUTO && call.route == Route::combined) {
+    if (call.state->created.config.mode == NBRCOMB_MODE_AUTO && call.route == Route::combined) {
         try {
             persistent.tuning = persistent_tuning(args, *call.state);
         } catch (const std::exception& failure) {

@@ -52,19 +52,16 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     }
     const TopoState& original = **static_cast<const StateBox*>(attribute_in);
     auto copy = std::make_shared<TopoState>();
+    copy->created = original.created;
     copy->topology = original.topology;
-    copy->config = original.config;
-    copy->tag_span = original.tag_span;
-    copy->idle = original.idle;
-    copy->idle_somewhere = original.idle_somewhere;
     // Where some process has no edge, the duplicate's private communicators cannot wait for a
     // later collective those processes may never enter.
-    copy->awaiting_setup = original.idle_somewhere;
+    copy->awaiting_setup = original.created.idle_somewhere;
     *copy->stats.lock() = for_duplicate(original.stats.snapshot());
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->decisions.take_choices(original.decisions.choices());
-    if (original.decisions.phase1_pending()) copy->decisions.defer_phase1(original.config.lazy);
+    if (original.decisions.phase1_pending()) copy->decisions.defer_phase1(original.created.config.lazy);
     if (original.decisions.tuner() != nullptr)
         copy->decisions.start(make_tuner(*copy), original.decisions.has_candidate());
     track(copy.get());
@@ -101,12 +98,20 @@ TopoState::~TopoState() {
 }
 
 int TopoState::next_tag() {
-    const long long operations = (tag_span - pattern_tags()) / tags_per_operation;
+    const long long operations = (created.tag_span - pattern_tags()) / tags_per_operation;
     int first_tag = 0;
     do {
         first_tag = static_cast<int>(static_cast<long long>(sequence++ % operations) * tags_per_operation);
     } while (!reserved_tags.empty() && reserved_tags.contains(first_tag));
     return first_tag;
+}
+
+void TopoState::count_native_call() { detail::count_native_call(*stats.lock(), topology->graph.destinations.size()); }
+
+void TopoState::count_device_call() {
+    const auto locked = stats.lock();
+    ++locked->device_calls;
+    detail::count_native_call(*locked, topology->graph.destinations.size());
 }
 
 int TopoState::reserve_tag() {

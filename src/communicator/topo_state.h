@@ -95,14 +95,24 @@ struct PlannedCall {
     NativeTraffic native;
 };
 
+// What the communicator's creation settled, the same on its duplicates: copied whole.
+struct CreationSettled {
+    Config config;
+    long long tag_span = 32768;   // MPI_TAG_UB + 1
+    bool idle = false;            // this process has no edge: it takes part in nothing after the constructor
+    bool idle_somewhere = false;  // some process has none
+};
+
 struct TopoState {
     TopoState() = default;
     TopoState(const TopoState&) = delete;
     TopoState& operator=(const TopoState&) = delete;
     ~TopoState();
 
+    CreationSettled created;
+    // The graph and, once Phase 1 has run, its plans: shared with the duplicates that have not
+    // run their own Phase 1.
     std::shared_ptr<const Topology> topology;
-    Config config;
     // Private duplicate on which all library traffic runs, so it never matches the
     // application's messages. MPI_COMM_NULL until first use on a communicator's duplicate.
     MPI_Comm private_comm = MPI_COMM_NULL;
@@ -111,13 +121,10 @@ struct TopoState {
     // every reduction the library runs after the constructor runs here. MPI_COMM_NULL where every
     // process has an edge, and on a process without one.
     MPI_Comm participants_comm = MPI_COMM_NULL;
-    bool idle = false;            // this process has no edge: it takes part in nothing after the constructor
-    bool idle_somewhere = false;  // some process has none
     // A duplicate (MPI_Comm_dup) where some process has no edge gets its communicators in the
     // duplication itself, when every process is there (topology_setup.h: complete_duplicate);
     // one made otherwise (MPI_Comm_idup; MPI_Comm_dup_with_info from Fortran) stays native.
     bool awaiting_setup = false;
-    long long tag_span = 32768;  // MPI_TAG_UB + 1
     std::uint64_t sequence = 0;  // operations started on this communicator
     CallCache<PlannedCall> schedules;
     CommStatistics stats;
@@ -135,7 +142,11 @@ struct TopoState {
     int reserve_tag();
     void release_tag(int first_tag) { reserved_tags.erase(first_tag); }
     static int pattern_tags() { return 2 * channel_count(); }  // two per Phase 1 channel (src/setup/mpi_transport.h)
-    int pattern_tag() const { return static_cast<int>(tag_span - pattern_tags()); }
+    int pattern_tag() const { return static_cast<int>(created.tag_span - pattern_tags()); }
+    // A call left to the MPI, counted with the messages it sends (one per out-edge); a device
+    // call's buffers are device memory, which the library leaves to the MPI.
+    void count_native_call();
+    void count_device_call();
     // Where the library's reductions run: over the processes that take part in calls.
     MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
 };

@@ -132,9 +132,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     // Every process of the call is taken to pass device memory alike, as the processes of a GPU
     // application do.
     if (mpi_has_topologies && (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf))) {
-        const auto stats = state.stats.lock();
-        ++stats->device_calls;
-        count_native_call(*stats, state.topology->graph.destinations.size());
+        state.count_device_call();
         return MPI_SUCCESS;
     }
     if (state.decisions.phase1_pending()) {
@@ -153,7 +151,7 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     call.ticket = choice.ticket;
     if (call.timed()) call.local_class = size_class(largest_block(args, topology.indegree(), topology.outdegree()));
     if (reliable && runs_natively(call, form)) {
-        count_native_call(*state.stats.lock(), topology.graph.destinations.size());
+        state.count_native_call();
         return MPI_SUCCESS;
     }
     if (const int err = check_library_call(args, topology.indegree(), topology.outdegree()); err != MPI_SUCCESS)

@@ -37,7 +37,7 @@ void tell(const Verdict& verdict, const TopoState& state, bool first) {
     char why[160] = "";
     switch (decision.source) {
     case Source::forced: std::snprintf(why, sizeof why, "NBRCOMB_FORCE"); break;
-    case Source::rules: std::snprintf(why, sizeof why, "rules file %s", state.config.rules.c_str()); break;
+    case Source::rules: std::snprintf(why, sizeof why, "rules file %s", state.created.config.rules.c_str()); break;
     case Source::estimate: std::snprintf(why, sizeof why, "estimate: no candidate can beat native there"); break;
     case Source::trial:
         if (result.reference_seconds > 0)
@@ -94,7 +94,7 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
         },
         [&state](const Verdict& verdict) { take(verdict, state); });
     if (choice.trial) ++state.stats.lock()->trial_calls;
-    choice.cutoff = std::min(choice.cutoff, combine_limit(state.config));
+    choice.cutoff = std::min(choice.cutoff, combine_limit(state.created.config));
     return choice;
 }
 
@@ -107,12 +107,12 @@ int shape_class(const CallArgs& args, const Topology& topology) {
 }
 
 Choice route_call(TopoState& state, const CallArgs& args, Form form) {
-    if (state.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, 0, combine_limit(state.config), {}};
+    if (state.created.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, 0, combine_limit(state.created.config), {}};
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.
-    if (state.idle) return {};
+    if (state.created.idle) return {};
     if (state.decisions.phase1_pending() || !state.decisions.has_candidate()) return {};
-    if (form == Form::persistent) return {Route::combined, 0, combine_limit(state.config), {}};
+    if (form == Form::persistent) return {Route::combined, 0, combine_limit(state.created.config), {}};
     // The first call of a communicator's duplicate may agree on a shape before it runs anything.
     if (ensure_private_comm(args.comm, state) != MPI_SUCCESS) return {};
     const Topology& topology = *state.topology;

@@ -128,7 +128,7 @@ LocalityDomains participants_domains(const TopoState& state, const MappingSettin
 // The node of every rank, real or emulated (the one NBRCOMB_NODE_SIZE and reordering give), for
 // aggregation and the statistics between nodes.
 std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const Topology& topology) {
-    MappingSettings settings = mapping_settings(state.config);
+    MappingSettings settings = mapping_settings(state.created.config);
     settings.locality = Locality::node;
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
@@ -224,7 +224,7 @@ bool needs_grids(nbrcomb_mode mode) {
 // The algorithms Phase 1 may plan: the mode's, or in auto mode the table's candidates here and
 // the ones NBRCOMB_FORCE or the rules file names.
 std::vector<const Algorithm*> planned_algorithms(const TopoState& state, const PlanSettings& settings) {
-    if (state.config.mode != NBRCOMB_MODE_AUTO) return {find_algorithm(state.config.mode)};
+    if (state.created.config.mode != NBRCOMB_MODE_AUTO) return {find_algorithm(state.created.config.mode)};
     std::vector<const Algorithm*> planned;
     for (const Algorithm& algorithm : algorithms())
         if (algorithm.auto_candidate(settings) || names_algorithm(state.decisions.choices(), algorithm.name)) planned.push_back(&algorithm);
@@ -259,7 +259,7 @@ bool plans_hold(TopoState& state, const Topology& topology) {
 // included), simulated time under SMPI, as the application's.
 void build_plans(TopoState& state, Topology& topology, double started) {
     topology.node_of = nodes_of(state, topology);
-    const Config& config = state.config;
+    const Config& config = state.created.config;
     PlanSettings settings{.theta = config.theta,
                           .k = config.k,
                           .max_hyperedges = config.max_hyperedges,
@@ -426,10 +426,10 @@ void take_decision_tiers(TopoState& state) {
     std::vector<std::string> problems;  // none: the setting was checked when read
     StatedChoices choices;
     choices.forced = parse_forced_choices(
-        state.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
+        state.created.config.force, "NBRCOMB_FORCE", [](std::string_view name) { return find_algorithm(name) != nullptr; },
         problems);
-    choices.key = communicator_key(state.config, state.topology->size, state.topology->fingerprint);
-    choices.rules = rules_for(state.config.rules, choices.key);
+    choices.key = communicator_key(state.created.config, state.topology->size, state.topology->fingerprint);
+    choices.rules = rules_for(state.created.config.rules, choices.key);
     state.decisions.take_choices(std::move(choices));
 }
 
@@ -447,7 +447,7 @@ int separate_participants(MPI_Comm topo_comm, TopoState& state) {
     if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
     int rank = 0;
     PMPI_Comm_rank(topo_comm, &rank);
-    return PMPI_Comm_split(state.private_comm, state.idle ? MPI_UNDEFINED : 0, rank, &state.participants_comm);
+    return PMPI_Comm_split(state.private_comm, state.created.idle ? MPI_UNDEFINED : 0, rank, &state.participants_comm);
 }
 
 
@@ -470,15 +470,15 @@ void take_tag_span(MPI_Comm topo_comm, TopoState& state) {
     int* tag_ub = nullptr;
     int found = 0;
     PMPI_Comm_get_attr(topo_comm, MPI_TAG_UB, &tag_ub, &found);
-    if (found) state.tag_span = static_cast<long long>(*tag_ub) + 1;
+    if (found) state.created.tag_span = static_cast<long long>(*tag_ub) + 1;
 }
 
 // The statistics that describe the new communicator: its mode, and what reordering did.
 void count_creation(TopoState& state, Topology& topology, const Renumbering& renumbering, double reorder_seconds) {
     const auto stats = state.stats.lock();
-    stats->requested_mode = state.config.mode;
+    stats->requested_mode = state.created.config.mode;
     // Until Phase 1 names the algorithm, auto mode reports pairs, its candidate everywhere.
-    stats->mode = state.config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state.config.mode;
+    stats->mode = state.created.config.mode == NBRCOMB_MODE_AUTO ? NBRCOMB_MODE_PAIRS : state.created.config.mode;
     if (!renumbering.tried) return;
     stats->reorder_tried = 1;
     stats->reordered = renumbering.reordered ? 1 : 0;
@@ -489,8 +489,8 @@ void count_creation(TopoState& state, Topology& topology, const Renumbering& ren
 
 // What the agreement settled, kept by the state and its topology.
 void keep_agreement(TopoState& state, std::shared_ptr<Topology> topology, const CreationAgreement& agreed) {
-    state.idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
-    state.idle_somewhere = agreed.idle_somewhere;
+    state.created.idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
+    state.created.idle_somewhere = agreed.idle_somewhere;
     topology->complete_graph = agreed.complete_graph;
     topology->fingerprint = agreed.fingerprint;
     state.topology = std::move(topology);
@@ -500,10 +500,10 @@ void keep_agreement(TopoState& state, std::shared_ptr<Topology> topology, const 
 // then costs no message more than natively, unless a setting or a rule makes a shape combine
 // from the first call. A process without edges has no part in it.
 int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topology) {
-    if (state.idle) return MPI_SUCCESS;
-    const bool auto_mode = state.config.mode == NBRCOMB_MODE_AUTO;
-    if (auto_mode && state.config.lazy > 0) {
-        state.decisions.defer_phase1(state.config.lazy);
+    if (state.created.idle) return MPI_SUCCESS;
+    const bool auto_mode = state.created.config.mode == NBRCOMB_MODE_AUTO;
+    if (auto_mode && state.created.config.lazy > 0) {
+        state.decisions.defer_phase1(state.created.config.lazy);
         return MPI_SUCCESS;
     }
     const double started = PMPI_Wtime();
@@ -519,16 +519,16 @@ int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& 
                    double reorder_seconds) {
     if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     auto state = std::make_shared<TopoState>();
-    state->config = settings_here(config);
+    state->created.config = settings_here(config);
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
-    const CreationAgreement agreed = agree_at_creation(topo_comm, state->config, topology->graph, topology->size);
+    const CreationAgreement agreed = agree_at_creation(topo_comm, state->created.config, topology->graph, topology->size);
     if (const char* why = disagreement(agreed)) return leave_native(topo_comm, why);
-    if (state->config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
+    if (state->created.config.mode == NBRCOMB_MODE_OFF) return MPI_SUCCESS;
     take_tag_span(topo_comm, *state);
     topology->direct = direct_plan(topology->graph);
     count_creation(*state, *topology, renumbering, reorder_seconds);
     keep_agreement(*state, topology, agreed);
-    if (state->config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
+    if (state->created.config.mode == NBRCOMB_MODE_AUTO) take_decision_tiers(*state);
     if (agreed.idle_somewhere && separate_participants(topo_comm, *state) != MPI_SUCCESS)
         return leave_native(topo_comm, "the library could not set up its communicators");
     if (plan_now_or_when_due(topo_comm, *state, *topology) != MPI_SUCCESS)
@@ -544,7 +544,7 @@ void complete_duplicate(MPI_Comm dup) {
 
 void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
                          std::size_t largest_block) {
-    if (state.idle || !state.decisions.phase1_pending()) return;
+    if (state.created.idle || !state.decisions.phase1_pending()) return;
     switch (state.decisions.call_before_phase1(collective, form, size_class, largest_block)) {
     case AutoDecisions::Before::settled_native_now: count_decisions(state); return;
     case AutoDecisions::Before::settled_native:

@@ -118,7 +118,7 @@ bool narrow(Collective, const AlltoallwC& wide, Narrowed& arrays, CallArgs& args
 void count_left_to_mpi(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return;
-    count_native_call(*state->stats.lock(), state->topology->graph.destinations.size());
+    state->count_native_call();
 }
 
 template <class Wide>
