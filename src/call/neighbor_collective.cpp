@@ -2,10 +2,10 @@
 
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
-#include "src/call/collective_request.h"
+#include "src/call/generalized_request.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/progressing_wait.h"
-#include "src/route/call_planning.h"
+#include "src/route/prepare_call.h"
 #include "src/route/persistent_collective.h"
 
 #include <exception>
@@ -53,7 +53,7 @@ int start_neighbor_collective(const CallArgs& args, MPI_Request* request, Native
     if (call.state == nullptr) return native(args, request);
     if (request == nullptr) return raise_error(args.comm, MPI_ERR_REQUEST);
     std::shared_ptr<Operation> op = make_operation(call, args, call.state->next_tag());
-    op->on_complete = start_collective_request(request);
+    op->on_complete = start_generalized_request(request);
     if (!op->on_complete) return raise_error(args.comm, MPI_ERR_INTERN);
     if (call.timed())
         op->on_complete = [complete = std::move(op->on_complete), tuner = call.state->decisions.tuner(),

@@ -9,7 +9,7 @@
 namespace nbrcomb::detail {
 
 // Where a vertex's edges are not its call blocks one for one (Cartesian topologies,
-// topology_neighbors.h): the block of every edge in the buffers of a neighborhood collective,
+// classic_topologies.h): the block of every edge in the buffers of a neighborhood collective,
 // and how many blocks each side has, MPI_PROC_NULL neighbors' included.
 struct EdgeBlocks {
     std::vector<int> of_source;       // sources[i] is the edge of receive block of_source[i]

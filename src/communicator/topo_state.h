@@ -34,7 +34,7 @@ struct OperationPool {
     std::vector<std::shared_ptr<Operation>> idle;
 };
 
-// The graph as MPI_Dist_graph_neighbors returns it (or as topology_neighbors.h makes it of a
+// The graph as MPI_Dist_graph_neighbors returns it (or as classic_topologies.h makes it of a
 // Cartesian or graph topology) and the plans built for it; shared by a communicator and its
 // duplicates.
 struct Topology {
@@ -122,7 +122,7 @@ struct TopoState {
     // process has an edge, and on a process without one.
     MPI_Comm participants_comm = MPI_COMM_NULL;
     // A duplicate (MPI_Comm_dup) where some process has no edge gets its communicators in the
-    // duplication itself, when every process is there (topology_setup.h: complete_duplicate);
+    // duplication itself, when every process is there (adopt_topology.h: complete_duplicate);
     // one made otherwise (MPI_Comm_idup; MPI_Comm_dup_with_info from Fortran) stays native.
     bool awaiting_setup = false;
     std::uint64_t sequence = 0;  // operations started on this communicator

@@ -2,7 +2,7 @@
 
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
-#include "src/route/call_routing.h"
+#include "src/route/choose_route.h"
 
 #include <atomic>
 #include <map>

@@ -15,7 +15,7 @@
 namespace nbrcomb::detail {
 
 // Auto mode: each start of a persistent collective takes the route its shape's trial and
-// decision give (call_routing.h), so the request holds both ways.
+// decision give (choose_route.h), so the request holds both ways.
 struct PersistentTuning {
     std::shared_ptr<const Schedule> reference;  // one message per edge: the native side
     // A candidate's combining schedule for the blocks of the call, with the cutoff a decision sets.

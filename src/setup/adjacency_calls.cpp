@@ -2,7 +2,7 @@
 
 #include "schedule/mpi_features.h"
 #include "src/communicator/emulated_graph.h"
-#include "src/communicator/topology_neighbors.h"
+#include "src/communicator/classic_topologies.h"
 
 #include <algorithm>
 

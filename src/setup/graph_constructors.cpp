@@ -5,12 +5,12 @@
 #include "src/base/best_effort.h"
 #include "src/base/error_handler.h"
 #include "src/communicator/emulated_graph.h"
-#include "src/communicator/topology_neighbors.h"
+#include "src/communicator/classic_topologies.h"
 #include "src/progress/progressing_wait.h"
 #include "src/settings/environment.h"
 #include "src/setup/adjacency_calls.h"
 #include "src/setup/mapping_log.h"
-#include "src/setup/topology_setup.h"
+#include "src/setup/adopt_topology.h"
 
 #include <exception>
 #include <optional>

@@ -1,6 +1,6 @@
 // MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create as the library runs them: natively,
 // or, for reorder=1 with reordering on, on the ranks mapping/ chooses (mapping/README.md); then
-// the library takes the new communicator under its management (topology_setup.h). The same for
+// the library takes the new communicator under its management (adopt_topology.h). The same for
 // the constructors of Cartesian and graph topologies, which always run natively.
 #pragma once
 
@@ -36,7 +36,7 @@ int create_adjacent_graph(const AdjacentGraphArgs& args, MPI_Comm* comm_dist_gra
 int create_general_graph(const GeneralGraphArgs& args, MPI_Comm* comm_dist_graph);
 
 // The ranks stay as the MPI gives them, whatever reorder asks. A graph whose neighborhood
-// collectives are undefined (topology_neighbors.h: symmetric_graph) stays native.
+// collectives are undefined (classic_topologies.h: symmetric_graph) stays native.
 int create_cartesian(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                      MPI_Comm* comm_cart);
 int create_cartesian_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);

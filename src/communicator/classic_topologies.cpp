@@ -1,4 +1,4 @@
-#include "src/communicator/topology_neighbors.h"
+#include "src/communicator/classic_topologies.h"
 
 #include <algorithm>
 #include <utility>

@@ -8,7 +8,7 @@
 namespace nbrcomb::detail {
 
 // Outside auto mode, always the mode's schedule. In auto mode, natively until Phase 1
-// (topology_setup.h: run_phase1_when_due, which the caller runs first); then as the trial and
+// (adopt_topology.h: run_phase1_when_due, which the caller runs first); then as the trial and
 // decision of the call's shape say. Collective over the processes with edges when it takes a
 // trial's decision, and every such process takes the same route, since all call collectives in
 // one order; a process without edges (which PETSc lets skip the call) runs it natively and joins

@@ -1,4 +1,4 @@
-#include "src/setup/topology_setup.h"
+#include "src/setup/adopt_topology.h"
 
 #include "mapping/locality.h"
 #include "pattern/message_cost.h"
@@ -7,7 +7,7 @@
 #include "schedule/mpi_features.h"
 #include "src/base/log.h"
 #include "src/communicator/topo_state.h"
-#include "src/communicator/topology_neighbors.h"
+#include "src/communicator/classic_topologies.h"
 #include "src/decision/decision_tiers.h"
 #include "src/progress/progressing_wait.h"
 #include "src/setup/adjacency_calls.h"

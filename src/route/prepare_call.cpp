@@ -1,13 +1,13 @@
-#include "src/route/call_planning.h"
+#include "src/route/prepare_call.h"
 
 #include "schedule/datatype_holds.h"
 #include "schedule/mpi_features.h"
 #include "src/base/device_memory.h"
 #include "src/base/error_handler.h"
 #include "src/base/log.h"
-#include "src/route/call_routing.h"
+#include "src/route/choose_route.h"
 #include "src/route/validate.h"
-#include "src/setup/topology_setup.h"
+#include "src/setup/adopt_topology.h"
 
 #include <exception>
 #include <sstream>

@@ -1,4 +1,4 @@
-#include "src/call/collective_entry.h"
+#include "src/call/library_entry.h"
 
 #include "src/base/error_handler.h"
 #include "src/base/log.h"

@@ -1,4 +1,4 @@
-#include "src/route/call_routing.h"
+#include "src/route/choose_route.h"
 
 #include "src/base/log.h"
 #include "src/progress/progressing_wait.h"

@@ -1,4 +1,4 @@
-#include "src/call/collective_request.h"
+#include "src/call/generalized_request.h"
 
 namespace nbrcomb::detail {
 
@@ -28,7 +28,7 @@ int ignore_cancel(void*, int) { return MPI_SUCCESS; }
 
 }  // namespace
 
-std::function<void(int err)> start_collective_request(MPI_Request* request) {
+std::function<void(int err)> start_generalized_request(MPI_Request* request) {
     auto* outcome = new Outcome;
     if (const int err = PMPI_Grequest_start(query, release, ignore_cancel, outcome, request); err != MPI_SUCCESS) {
         delete outcome;
