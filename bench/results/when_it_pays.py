@@ -69,9 +69,8 @@ NOT_RUN = {
         "On Moore (3,1) at 8192 processes likewise: the variants after 2 warm-up calls (13 minutes of one core "
         "alone on the machine, 20.0 GB), `dimwise` 0.269."),
     ("moore:2:1", 4096): (
-        "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks alone, seed 000's case (27 "
-        "minutes of simulation, its 92 warm-up and 5 timed calls, then as many of direct); each other shape "
-        "takes as long again."),
+        "On Moore (2,1) at 4096 processes auto ran on the allgather of 4 B blocks, seed 000's case, beside the "
+        "variants after as many warm-up calls (an hour of one core); each other shape takes as long again."),
 }
 NEXT_HEADING = "## Summary"
 
