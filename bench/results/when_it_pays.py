@@ -34,13 +34,7 @@ BETWEEN_SIMULATIONS_1024 = (
     "simulation, each after 92 warm-up calls (nbrbench `--variant aggregate,forward,auto --warmup 92` with "
     "run.sh's options, code a5d829f): `can_1054` auto 0.343, `aggregate` 0.347, `forward` 0.334; `lp_sctap2` "
     "auto 0.780, `aggregate` 0.821: within 5 % of the best in both.")
-MESH_AT_4096 = (
-    "On the mesh at 4096 processes auto's trial kept `aggregate` (`NBRCOMB_LOG=2`: 8.86 µs against native's "
-    "13.32 µs), `aggregate`'s own time in the variants' simulation (8.94 µs); its timed calls took 9.40 µs, "
-    "1.05 times that, and its simulation's direct 2.5 % less than the variants' (13.07 against 13.40 µs): the "
-    "difference between two simulations with 92 and 2 warm-up calls, as on `can_1054` and `lp_sctap2` at 1024.")
 WHY_NOT = {
-    ("mesh:1000000", 4096): MESH_AT_4096,
     ("matrix:can_1054", 1024): BETWEEN_SIMULATIONS_1024,
     ("matrix:lp_sctap2", 1024): BETWEEN_SIMULATIONS_1024,
     ("matrix:SmaGri", 128): (
