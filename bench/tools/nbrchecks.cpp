@@ -4,8 +4,8 @@
 // with the same loop doing nothing but passing the arguments on, in alternating runs; the
 // medians of the runs and their difference are printed per collective, in nanoseconds per call.
 //   mpiexec -n 1 nbrchecks [calls per run, default 10000000] [runs, default 9]
-#include "src/call/shim_arguments.h"
 #include "src/base/device_memory.h"
+#include "src/call/shim_arguments.h"
 #include "src/route/validate.h"
 
 #include <mpi.h>

@@ -5,8 +5,8 @@
 #include "src/call/generalized_request.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/progressing_wait.h"
-#include "src/route/prepare_call.h"
 #include "src/route/persistent_collective.h"
+#include "src/route/prepare_call.h"
 
 #include <exception>
 

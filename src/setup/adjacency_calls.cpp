@@ -1,8 +1,8 @@
 #include "src/setup/adjacency_calls.h"
 
 #include "schedule/mpi_features.h"
-#include "src/communicator/emulated_graph.h"
 #include "src/communicator/classic_topologies.h"
+#include "src/communicator/emulated_graph.h"
 
 #include <algorithm>
 

@@ -6,15 +6,15 @@
 #include "schedule/global_plan.h"
 #include "schedule/mpi_features.h"
 #include "src/base/log.h"
-#include "src/communicator/topo_state.h"
 #include "src/communicator/classic_topologies.h"
+#include "src/communicator/topo_state.h"
 #include "src/decision/decision_tiers.h"
 #include "src/progress/progressing_wait.h"
 #include "src/setup/adjacency_calls.h"
 #include "src/setup/delivery_probe.h"
-#include "src/setup/rules_sharing.h"
 #include "src/setup/mapping_log.h"
 #include "src/setup/mpi_transport.h"
+#include "src/setup/rules_sharing.h"
 
 #include <algorithm>
 #include <array>

@@ -4,13 +4,13 @@
 #include "schedule/mpi_features.h"
 #include "src/base/best_effort.h"
 #include "src/base/error_handler.h"
-#include "src/communicator/emulated_graph.h"
 #include "src/communicator/classic_topologies.h"
+#include "src/communicator/emulated_graph.h"
 #include "src/progress/progressing_wait.h"
 #include "src/settings/environment.h"
 #include "src/setup/adjacency_calls.h"
-#include "src/setup/mapping_log.h"
 #include "src/setup/adopt_topology.h"
+#include "src/setup/mapping_log.h"
 
 #include <exception>
 #include <optional>

@@ -1,16 +1,16 @@
 // The MPI_* entry points the library intercepts. Each is a thin shim: it passes its arguments
 // to one C++ core and lets no exception out; everything else of MPI is untouched.
 #include "src/base/best_effort.h"
-#include "src/call/shim_arguments.h"
 #include "src/call/library_entry.h"
 #include "src/call/neighbor_collective.h"
+#include "src/call/shim_arguments.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/mpi_progress_hook.h"
 #include "src/progress/progressing_wait.h"
 #include "src/settings/environment.h"
+#include "src/setup/adopt_topology.h"
 #include "src/setup/graph_constructors.h"
 #include "src/setup/rules_sharing.h"
-#include "src/setup/adopt_topology.h"
 #include "src/shims/export.h"
 #include "src/shims/report.h"
 

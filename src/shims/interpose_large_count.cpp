@@ -8,8 +8,8 @@
 #if MPI_VERSION >= 4
 
 #include "src/base/statistics.h"
-#include "src/call/shim_arguments.h"
 #include "src/call/library_entry.h"
+#include "src/call/shim_arguments.h"
 #include "src/communicator/topo_state.h"
 #include "src/shims/export.h"
 
