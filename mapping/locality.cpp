@@ -10,14 +10,21 @@ namespace nbrcomb::detail {
 
 namespace {
 
-// This process's node, named by the lowest rank of comm on it.
+// This process's node, named by the lowest rank of comm on it: the node communicator's rank 0,
+// ordered by rank of comm, found in the groups without a message.
 int node_of(MPI_Comm comm) {
     int rank = 0;
     PMPI_Comm_rank(comm, &rank);
     MPI_Comm node = MPI_COMM_NULL;
     PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+    MPI_Group node_group = MPI_GROUP_NULL, group = MPI_GROUP_NULL;
+    PMPI_Comm_group(node, &node_group);
+    PMPI_Comm_group(comm, &group);
+    const int first = 0;
     int leader = rank;
-    PMPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, node);
+    PMPI_Group_translate_ranks(node_group, 1, &first, group, &leader);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&node_group);
     PMPI_Comm_free(&node);
     return leader;
 }
@@ -37,6 +44,9 @@ LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
         return {.of_rank = std::move(domains)};
     }
 
+    // Each process's node and, below nodes, its domain: one int where nodes are all, since the
+    // gathered bytes pass every node's link at thousands of processes.
+    const int width = settings.locality == Locality::node ? 1 : 2;
     int place[2] = {node_of(comm), 0};
     int unknown = 0;
     bool without_hwloc = false;
@@ -50,10 +60,11 @@ LocalityDomains locality_domains(MPI_Comm comm, const MappingSettings& settings,
             if (unknown) place[1] = 0;
         }
     }
-    std::vector<int> places(2 * static_cast<std::size_t>(size));
-    PMPI_Allgather(place, 2, MPI_INT, places.data(), 2, MPI_INT, comm);
+    std::vector<int> places(static_cast<std::size_t>(width * size));
+    PMPI_Allgather(place, width, MPI_INT, places.data(), width, MPI_INT, comm);
     std::vector<std::pair<int, int>> distinct;
-    for (std::size_t r = 0; r < places.size() / 2; ++r) distinct.emplace_back(places[2 * r], places[2 * r + 1]);
+    for (std::size_t r = 0; r < places.size(); r += static_cast<std::size_t>(width))
+        distinct.emplace_back(places[r], width == 2 ? places[r + 1] : 0);
     std::vector<std::pair<int, int>> sorted = distinct;
     std::sort(sorted.begin(), sorted.end());
     sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());

@@ -1,6 +1,7 @@
 #include "pattern/message_cost.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -119,13 +120,18 @@ RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, cons
 RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block) {
     const LocalGraph self{rank, {}, {}};
     Tally tally(self, node_of);
-    int round = 0;
-    for (int distance = 1; distance < size && round < RoundCosts::rounds; distance *= 2, ++round) {
+    for (int round = 0, distance = 1; round < global_rounds(size); distance *= 2, ++round) {
         const auto blocks = static_cast<std::size_t>(same_send_block ? distance : (size + 1) / 2);
         tally.send(round, (rank + distance) % size, blocks);
         tally.receive(round, (rank - distance + size) % size, blocks);
     }
     return tally.costs();
+}
+
+int global_rounds(int size) {
+    int rounds = 0;
+    for (int distance = 1; distance < size && rounds < RoundCosts::rounds; distance *= 2) ++rounds;
+    return rounds;
 }
 
 void add_process(RoundCosts& busiest, const RoundCosts& process) {
@@ -136,6 +142,29 @@ void add_process(RoundCosts& busiest, const RoundCosts& process) {
         busiest.remote_blocks[r] = std::max(busiest.remote_blocks[r], process.remote_blocks[r]);
         busiest.node_blocks[r] += process.node_blocks[r];
     }
+}
+
+namespace {
+
+// RoundCosts' fields in the order of their packing.
+constexpr std::array<std::array<double, RoundCosts::rounds> RoundCosts::*, packed_fields> packed_order = {
+    &RoundCosts::overhead, &RoundCosts::remote, &RoundCosts::local_blocks, &RoundCosts::remote_blocks,
+    &RoundCosts::node_blocks};
+
+}  // namespace
+
+void pack_rounds(const RoundCosts& costs, int rounds, double* packed) {
+    for (const auto field : packed_order)
+        packed = std::copy_n((costs.*field).begin(), rounds, packed);
+}
+
+RoundCosts unpack_rounds(const double* packed, int rounds) {
+    RoundCosts costs;
+    for (const auto field : packed_order) {
+        std::copy_n(packed, rounds, (costs.*field).begin());
+        packed += rounds;
+    }
+    return costs;
 }
 
 void per_node(RoundCosts& busiest, int nodes) {

@@ -53,6 +53,13 @@ using KindCosts = std::array<RoundCosts, 2>;
 // add_process for each, then per_node once with node_count's nodes.
 void add_process(RoundCosts& busiest, const RoundCosts& process);
 void per_node(RoundCosts& busiest, int nodes);
+
+// Round costs as a reduction across processes carries them: the first `rounds` rounds of each
+// field, one field after another, 5 * rounds doubles. At thousands of processes a reduction's
+// time grows with its bytes, and most plans fill two or three of the sixteen rounds.
+constexpr int packed_fields = 5;
+void pack_rounds(const RoundCosts& costs, int rounds, double* packed);
+RoundCosts unpack_rounds(const double* packed, int rounds);
 // The nodes of node_of (every process's node; -1 for a process off every node, one without edges).
 int node_count(const std::vector<int>& node_of);
 
@@ -70,6 +77,8 @@ RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, cons
 // rank + 2^k and one from rank - 2^k, of 2^k blocks (allgather, recursive doubling) or half the
 // processes' (alltoall, Bruck's).
 RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block);
+// Its rounds: log2 of size rounded up, as many as RoundCosts holds at most.
+int global_rounds(int size);
 
 // The estimated time of a call of blocks of block_bytes from the costs folded above: per round the
 // busiest process's overheads, a wire latency and the longer of its blocks' bytes and the node

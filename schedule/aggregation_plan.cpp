@@ -21,6 +21,7 @@ public:
                            bool same_send_block) const override {
         return detail::round_costs(graph, pattern_, node_of, same_send_block);
     }
+    int rounds() const override { return 3; }  // to the agents, between nodes, deliveries
     std::size_t messages_per_call(const LocalGraph& graph) const override;
     bool combines() const override { return true; }
     bool relays_across_components() const override { return true; }

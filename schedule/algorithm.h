@@ -49,6 +49,8 @@ public:
     // blocks (same_send_block) or alltoall's.
     virtual RoundCosts round_costs(const LocalGraph& graph, const std::vector<int>& node_of,
                                    bool same_send_block) const = 0;
+    // The rounds round_costs fills at most, alike on every process of the topology.
+    virtual int rounds() const = 0;
     // Messages this process sends per call, self-loops left out.
     virtual std::size_t messages_per_call(const LocalGraph& graph) const = 0;
     // Whether this process sends anything but one message per edge.
@@ -88,7 +90,8 @@ struct Algorithm {
     bool uses_grids;    // its plan or auto_candidate asks PlanSettings::grids
     // Where its Phase 1 is costly: a lower bound of this process's part of its estimate from the
     // graph and the node layout alone, by which auto mode plans it only where it can still win
-    // (src/decision/decision_tiers.h). Null where planning costs little: auto mode always plans it.
+    // (src/decision/decision_tiers.h), all of it in round 0. Null where planning costs little: auto
+    // mode always plans it.
     RoundCosts (*best_case)(const LocalGraph& graph, const std::vector<int>& node_of, const PlanSettings& settings,
                             bool same_send_block);
 };

@@ -20,6 +20,7 @@ public:
                            bool same_send_block) const override {
         return detail::round_costs(graph, pattern_, node_of, same_send_block);
     }
+    int rounds() const override { return 2; }  // friend packets and direct edges, combined messages
     std::size_t messages_per_call(const LocalGraph& graph) const override {
         return detail::messages_per_call(graph, pattern_);
     }

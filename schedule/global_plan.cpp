@@ -147,6 +147,7 @@ public:
                            bool same_send_block) const override {
         return global_round_costs(graph.rank, size_, node_of, same_send_block);
     }
+    int rounds() const override { return global_rounds(size_); }
     std::size_t messages_per_call(const LocalGraph&) const override {
         std::size_t rounds = 0;
         while ((std::size_t{1} << rounds) < static_cast<std::size_t>(size_)) ++rounds;

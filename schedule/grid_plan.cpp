@@ -21,6 +21,7 @@ public:
                            bool same_send_block) const override {
         return detail::round_costs(graph, pattern_, node_of, same_send_block);
     }
+    int rounds() const override { return static_cast<int>(pattern_.rounds.size()); }  // the grid's dimensions
     std::size_t messages_per_call(const LocalGraph&) const override {
         std::size_t messages = 0;
         for (const GridRound& round : pattern_.rounds) messages += round.sends.size();

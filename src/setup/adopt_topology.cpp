@@ -24,7 +24,6 @@
 #include <numeric>
 #include <span>
 #include <string>
-#include <type_traits>
 
 namespace nbrcomb::detail {
 
@@ -133,33 +132,54 @@ std::shared_ptr<const std::vector<int>> nodes_of(const TopoState& state, const T
     return participants_domains(state, settings, topology.emulated_nodes).of_rank;
 }
 
-// The reduction of round costs: the busiest process's fields, the sum of the node's (add_process).
-void fold_round_costs(void* in, void* inout, int* count, MPI_Datatype*) {
-    const auto* process = static_cast<const RoundCosts*>(in);
-    auto* busiest = static_cast<RoundCosts*>(inout);
-    for (int i = 0; i < *count; ++i) add_process(busiest[i], process[i]);
+// The reduction of packed round costs (pack_rounds; their rounds from the record's size): the
+// busiest process's fields, the sum of the node's (add_process).
+void fold_round_costs(void* in, void* inout, int* count, MPI_Datatype* record) {
+    int bytes = 0;
+    PMPI_Type_size(*record, &bytes);
+    const int rounds = bytes / static_cast<int>(packed_fields * sizeof(double));
+    const auto* process = static_cast<const double*>(in);
+    auto* busiest = static_cast<double*>(inout);
+    for (int i = 0; i < *count; ++i, process += packed_fields * rounds, busiest += packed_fields * rounds) {
+        RoundCosts folded = unpack_rounds(busiest, rounds);
+        add_process(folded, unpack_rounds(process, rounds));
+        pack_rounds(folded, rounds, busiest);
+    }
 }
 
 // Each plan's round costs for both kinds of blocks folded over the communicator's processes
-// (message_cost.h) in one reduction: Phase 1 waits for it at every process, as long as a
-// collective call's latency at thousands of processes. Collective.
-std::vector<KindCosts> busiest_costs(const std::vector<KindCosts>& mine, const std::vector<int>& node_of,
+// (message_cost.h) in one reduction of their first `rounds` rounds, which every process names
+// alike: Phase 1 waits for it at every process, and at thousands of processes its time grows
+// with its bytes, which the processes of a node send over one link. Collective.
+std::vector<KindCosts> busiest_costs(const std::vector<KindCosts>& mine, int rounds, const std::vector<int>& node_of,
                                      MPI_Comm comm) {
-    static_assert(std::is_trivially_copyable_v<RoundCosts> && sizeof(RoundCosts) == 5 * RoundCosts::rounds * sizeof(double),
-                  "the reduction reads RoundCosts as its five arrays of doubles");
+    const std::size_t record_size = packed_fields * static_cast<std::size_t>(rounds);
+    std::vector<double> packed(mine.size() * 2 * record_size);
+    for (std::size_t i = 0; i < mine.size(); ++i)
+        for (std::size_t kind = 0; kind < 2; ++kind) pack_rounds(mine[i][kind], rounds, &packed[(2 * i + kind) * record_size]);
     MPI_Datatype record = MPI_DATATYPE_NULL;
-    PMPI_Type_contiguous(5 * RoundCosts::rounds, MPI_DOUBLE, &record);
+    PMPI_Type_contiguous(static_cast<int>(record_size), MPI_DOUBLE, &record);
     PMPI_Type_commit(&record);
     MPI_Op fold = MPI_OP_NULL;
     PMPI_Op_create(fold_round_costs, 1, &fold);
-    std::vector<KindCosts> busiest = mine;
-    allreduce_progressing(busiest.data(), static_cast<int>(busiest.size() * 2), record, fold, comm);
+    allreduce_progressing(packed.data(), static_cast<int>(mine.size() * 2), record, fold, comm);
     PMPI_Op_free(&fold);
     PMPI_Type_free(&record);
     const int nodes = node_count(node_of);
-    for (KindCosts& kinds : busiest)
-        for (RoundCosts& costs : kinds) per_node(costs, nodes);
+    std::vector<KindCosts> busiest(mine.size());
+    for (std::size_t i = 0; i < mine.size(); ++i)
+        for (std::size_t kind = 0; kind < 2; ++kind) {
+            busiest[i][kind] = unpack_rounds(&packed[(2 * i + kind) * record_size], rounds);
+            per_node(busiest[i][kind], nodes);
+        }
     return busiest;
+}
+
+// The rounds of the candidates' costs from `first` on, at least `least`.
+int most_rounds(const std::vector<Topology::Candidate>& candidates, std::size_t first, int least) {
+    int rounds = least;
+    for (std::size_t i = first; i < candidates.size(); ++i) rounds = std::max(rounds, candidates[i].plan->rounds());
+    return rounds;
 }
 
 KindCosts costs_of(const Plan& plan, const Topology& topology) {
@@ -293,7 +313,8 @@ void build_plans(TopoState& state, Topology& topology, double started) {
         for (const Algorithm* algorithm : costly)
             mine.push_back({algorithm->best_case(topology.graph, *topology.node_of, settings, true),
                             algorithm->best_case(topology.graph, *topology.node_of, settings, false)});
-        std::vector<KindCosts> busiest = busiest_costs(mine, *topology.node_of, state.agreement_comm());
+        const int rounds = most_rounds(topology.candidates, 0, 1);  // a best case fills round 0
+        std::vector<KindCosts> busiest = busiest_costs(mine, rounds, *topology.node_of, state.agreement_comm());
         const std::vector<KindCosts> best_cases(busiest.begin() + static_cast<std::ptrdiff_t>(topology.candidates.size()),
                                                 busiest.end());
         busiest.resize(topology.candidates.size());
@@ -310,7 +331,8 @@ void build_plans(TopoState& state, Topology& topology, double started) {
             later.push_back(costs_of(*topology.candidates.back().plan, topology));
         }
         if (!later.empty()) {
-            const std::vector<KindCosts> folded = busiest_costs(later, *topology.node_of, state.agreement_comm());
+            const int rounds = most_rounds(topology.candidates, topology.candidates.size() - later.size(), 1);
+            const std::vector<KindCosts> folded = busiest_costs(later, rounds, *topology.node_of, state.agreement_comm());
             busiest.insert(busiest.end(), folded.begin(), folded.end());
         }
         order_by_estimate(topology, busiest);

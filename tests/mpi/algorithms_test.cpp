@@ -1,6 +1,7 @@
 // Every algorithm of the table, planned over MPI and run end to end on probe blocks
 // (src/setup/delivery_probe.h), delivers every block to its in-edge; and the probe catches a plan that
 // does not. Runs on the library's internals with the MPI's own collectives: no interception.
+#include "pattern/message_cost.h"
 #include "schedule/algorithm_table.h"
 #include "schedule/combining_plan.h"
 #include "schedule/global_plan.h"
@@ -75,6 +76,30 @@ TEST(Algorithms, every_plan_delivers_every_block) {
     }
 }
 
+// Auto mode folds each plan's first rounds() rounds of costs (src/setup/adopt_topology.cpp): the
+// count is alike on every process, and no cost lies beyond it.
+TEST(Algorithms, every_plan_costs_only_its_rounds) {
+    int rank = 0, size = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    std::vector<int> node_of;
+    for (int r = 0; r < size; ++r) node_of.push_back(r / 2);
+    for (const Digraph& digraph : graphs(size)) {
+        const LocalGraph graph = local_graph(digraph, rank);
+        for (const Algorithm& algorithm : algorithms()) {
+            const std::shared_ptr<const Plan> plan = plan_over_mpi(algorithm, graph, phase1_tag);
+            int rounds[2] = {plan->rounds(), -plan->rounds()};
+            MPI_Allreduce(MPI_IN_PLACE, rounds, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            EXPECT_EQ(rounds[0], -rounds[1]) << algorithm.name << ": processes count its rounds differently";
+            for (const bool same_send_block : {true, false}) {
+                const RoundCosts costs = plan->round_costs(graph, node_of, same_send_block);
+                for (int r = plan->rounds(); r < RoundCosts::rounds; ++r)
+                    EXPECT_EQ(costs.overhead[static_cast<std::size_t>(r)], 0) << algorithm.name << ": a cost in round " << r;
+            }
+        }
+    }
+}
+
 // A plan that hands every process's first two in-edges each other's blocks.
 class CrossedPlan final : public Plan {
 public:
@@ -88,6 +113,7 @@ public:
                            bool same_send_block) const override {
         return inner_->round_costs(graph, node_of, same_send_block);
     }
+    int rounds() const override { return inner_->rounds(); }
     std::size_t messages_per_call(const LocalGraph& graph) const override { return inner_->messages_per_call(graph); }
     bool combines() const override { return inner_->combines(); }
 

@@ -71,3 +71,24 @@ TEST(MessageCost, no_messages_cost_nothing) {
     const LocalGraph alone{0, {0}, {0}};
     EXPECT_EQ(estimated_time(round_costs(alone, direct_pattern(alone), {0}, true)), 0.0);
 }
+
+// A reduction carries a plan's first rounds (pack_rounds): they come back whole, the rest empty.
+TEST(MessageCost, packed_rounds_come_back_as_they_were) {
+    RoundCosts costs;
+    for (std::size_t r = 0; r < 3; ++r) {
+        costs.overhead[r] = 1.5 + static_cast<double>(r);
+        costs.remote[r] = 1;
+        costs.local_blocks[r] = 2.0 * static_cast<double>(r);
+        costs.remote_blocks[r] = 7;
+        costs.node_blocks[r] = 11.0 + static_cast<double>(r);
+    }
+    std::vector<double> packed(packed_fields * 3);
+    pack_rounds(costs, 3, packed.data());
+    const RoundCosts back = unpack_rounds(packed.data(), 3);
+    EXPECT_EQ(back.overhead, costs.overhead);
+    EXPECT_EQ(back.remote, costs.remote);
+    EXPECT_EQ(back.local_blocks, costs.local_blocks);
+    EXPECT_EQ(back.remote_blocks, costs.remote_blocks);
+    EXPECT_EQ(back.node_blocks, costs.node_blocks);
+    EXPECT_EQ(estimated_time(back, 1024), estimated_time(costs, 1024));
+}
