@@ -175,6 +175,20 @@ int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
     return MPI_SUCCESS;
 }
 
+std::vector<int> participant_ranks(const TopoState& state) {
+    MPI_Group all = MPI_GROUP_NULL, participants = MPI_GROUP_NULL;
+    PMPI_Comm_group(state.private_comm, &all);
+    PMPI_Comm_group(state.participants_comm, &participants);
+    int count = 0;
+    PMPI_Group_size(participants, &count);
+    std::vector<int> ranks(static_cast<std::size_t>(count)), translated(ranks.size());
+    for (int i = 0; i < count; ++i) ranks[static_cast<std::size_t>(i)] = i;
+    PMPI_Group_translate_ranks(participants, count, ranks.data(), all, translated.data());
+    PMPI_Group_free(&participants);
+    PMPI_Group_free(&all);
+    return translated;
+}
+
 int ensure_private_comm(MPI_Comm comm, TopoState& state) {
     if (state.private_comm != MPI_COMM_NULL) return MPI_SUCCESS;
     duplicating_for_library = true;

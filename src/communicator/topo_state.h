@@ -172,6 +172,10 @@ int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state);
 // Duplicates the communicator into state.private_comm if that has not happened yet. Collective.
 int ensure_private_comm(MPI_Comm comm, TopoState& state);
 
+// The ranks of the private communicator that take part in calls, in the order of
+// participants_comm, where some process without edges left that (participants_comm is not null).
+std::vector<int> participant_ranks(const TopoState& state);
+
 // The counters summed over this process's communicators, freed or alive, and their number.
 struct ProcessTotals {
     nbrcomb_stats stats{};

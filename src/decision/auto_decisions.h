@@ -35,8 +35,7 @@ public:
     enum class Before { waiting, settled_native_now, settled_native, phase1_due };
     Before call_before_phase1(Collective collective, Form form, int size_class, std::size_t largest_block);
     // The largest block of the calls that counted, by kind of blocks; -1 for a kind not called.
-    // Phase 1's first reduction agrees them in place.
-    std::array<double, 2>& largest_called() { return largest_called_; }
+    // Phase 1's opening agrees their size classes (src/setup/adopt_topology.cpp).
     const std::array<double, 2>& largest_called() const { return largest_called_; }
 
     // The shapes a setting or a rule kept native before Phase 1, by shape_index, for the tuner.

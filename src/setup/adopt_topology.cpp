@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -85,22 +86,6 @@ template <class T>
 T run_over_mpi(Task<T> task) {
     task.start();
     return task.take();
-}
-
-// The ranks of the private communicator that take part in calls, in the order of
-// participants_comm.
-std::vector<int> participant_ranks(const TopoState& state) {
-    MPI_Group all = MPI_GROUP_NULL, participants = MPI_GROUP_NULL;
-    PMPI_Comm_group(state.private_comm, &all);
-    PMPI_Comm_group(state.participants_comm, &participants);
-    int count = 0;
-    PMPI_Group_size(participants, &count);
-    std::vector<int> ranks(static_cast<std::size_t>(count)), translated(ranks.size());
-    for (int i = 0; i < count; ++i) ranks[static_cast<std::size_t>(i)] = i;
-    PMPI_Group_translate_ranks(participants, count, ranks.data(), all, translated.data());
-    PMPI_Group_free(&participants);
-    PMPI_Group_free(&all);
-    return translated;
 }
 
 // The locality domains of the communicator's ranks as the processes that take part in calls
@@ -210,29 +195,58 @@ void order_by_estimate(Topology& topology, const std::vector<KindCosts>& busiest
     log_rank0(LogLevel::info, "auto: candidates by estimate for allgather's blocks: %s", estimates.c_str());
 }
 
+// Phase 1's first step on every process that takes part: one MPI_MAX reduction, which tells each
+// process that all the others have begun (Phase 1's later steps block in the MPI) and agrees in
+// the same bytes what Phase 1 needs before it plans: the largest blocks called before it (auto
+// mode) and the multi-hop algorithms' grid survey. At thousands of processes a collective step
+// costs as much as a collective call: Phase 1 makes as few as it can.
+struct Phase1Opening {
+    // By kind of blocks (block_kind), the size class of the largest block any process called
+    // before Phase 1, -1 for a kind not called.
+    std::array<int, 2> largest_called{-1, -1};
+    // The maximum of every process's GridSurvey::of where survey_grids, else empty.
+    std::vector<int> grid_maximum;
+};
+
+// The topology's processes as the grid survey counts them, before nodes are known: -1 for one
+// without edges, which the grids leave out, 0 for the others.
+std::shared_ptr<const std::vector<int>> participation(const TopoState& state) {
+    const auto size = static_cast<std::size_t>(state.topology->size);
+    if (state.participants_comm == MPI_COMM_NULL) return std::make_shared<const std::vector<int>>(size, 0);
+    auto taking_part = std::make_shared<std::vector<int>>(size, -1);
+    for (const int rank : participant_ranks(state)) (*taking_part)[static_cast<std::size_t>(rank)] = 0;
+    return taking_part;
+}
+
+// Collective over state.agreement_comm(). survey_grids: whether an algorithm Phase 1 may plan
+// routes over process grids. Nothing where the reduction failed.
+std::optional<Phase1Opening> open_phase1(const TopoState& state, bool survey_grids) {
+    std::vector<int> maximum;
+    for (const double largest : state.decisions.largest_called())
+        maximum.push_back(largest < 0 ? -1 : size_class(static_cast<std::size_t>(largest)));
+    if (survey_grids) {
+        const std::vector<int> survey = GridSurvey(participation(state)).of(state.topology->graph);
+        maximum.insert(maximum.end(), survey.begin(), survey.end());
+    }
+    if (allreduce_progressing(maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX,
+                              state.agreement_comm()) != MPI_SUCCESS)
+        return std::nullopt;
+    return Phase1Opening{.largest_called = {maximum[0], maximum[1]}, .grid_maximum = {maximum.begin() + 2, maximum.end()}};
+}
+
 // Auto mode: the block sizes Phase 1 plans for, by kind of blocks (block_kind): up to the
 // representative block of the largest class the calls before Phase 1 had (agreed by every
-// process, AutoDecisions::largest_called), -1 for a kind not called; any size of both kinds where
-// Phase 1 runs before any call.
-std::array<double, 2> block_limits(const TopoState& state) {
-    const std::array<double, 2>& largest_called = state.decisions.largest_called();
+// process in the opening), -1 for a kind not called; any size of both kinds where Phase 1 runs
+// before any call.
+std::array<double, 2> block_limits(const Phase1Opening& opening) {
+    const std::array<int, 2>& largest_called = opening.largest_called;
     if (largest_called[0] < 0 && largest_called[1] < 0) return {INFINITY, INFINITY};
     std::array<double, 2> limits{};
     for (std::size_t kind = 0; kind < 2; ++kind) {
-        const double largest = largest_called[kind];
-        const std::size_t representative = representative_block(size_class(static_cast<std::size_t>(std::max(largest, 0.0))));
-        limits[kind] = largest < 0 ? -1 : static_cast<double>(representative);
+        const int largest = largest_called[kind];
+        limits[kind] = largest < 0 ? -1 : static_cast<double>(representative_block(largest));
     }
     return limits;
-}
-
-// The process grids of the multi-hop algorithms, which every process chooses alike from the
-// maximum of their surveys. Collective.
-GridChoices agree_on_grids(const TopoState& state, const Topology& topology) {
-    const GridSurvey survey(topology.node_of);
-    std::vector<int> maximum = survey.of(topology.graph);
-    allreduce_progressing(maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX, state.agreement_comm());
-    return survey.choose(maximum);
 }
 
 // Whether the mode's algorithm, or in auto mode any candidate, needs the process grids.
@@ -275,9 +289,9 @@ bool plans_hold(TopoState& state, const Topology& topology) {
 // nodes stay with their processes when reordering gave them new ranks. Auto mode plans an
 // algorithm whose Phase 1 is costly (a best case in the table) last, and only where its best case
 // can still win against the others' estimates (decision_tiers.h), unless a setting or a rule
-// names it. started: PMPI_Wtime() when Phase 1 began (its communicator and first reduction
-// included), simulated time under SMPI, as the application's.
-void build_plans(TopoState& state, Topology& topology, double started) {
+// names it. started: PMPI_Wtime() when Phase 1 began (its communicator and opening included),
+// simulated time under SMPI, as the application's; opening: what its first reduction agreed.
+void build_plans(TopoState& state, Topology& topology, double started, const Phase1Opening& opening) {
     topology.node_of = nodes_of(state, topology);
     const Config& config = state.created.config;
     PlanSettings settings{.theta = config.theta,
@@ -285,7 +299,7 @@ void build_plans(TopoState& state, Topology& topology, double started) {
                           .max_hyperedges = config.max_hyperedges,
                           .node_of = topology.node_of,
                           .complete_graph = topology.complete_graph};
-    if (needs_grids(config.mode)) settings.grids = agree_on_grids(state, topology);
+    if (!opening.grid_maximum.empty()) settings.grids = GridSurvey(topology.node_of).choose(opening.grid_maximum);
     const bool auto_mode = config.mode == NBRCOMB_MODE_AUTO;
     MpiTransport transport(state.private_comm, state.pattern_tag());
     bool domains_found = false;
@@ -318,7 +332,7 @@ void build_plans(TopoState& state, Topology& topology, double started) {
         const std::vector<KindCosts> best_cases(busiest.begin() + static_cast<std::ptrdiff_t>(topology.candidates.size()),
                                                 busiest.end());
         busiest.resize(topology.candidates.size());
-        const std::array<double, 2> limits = block_limits(state);
+        const std::array<double, 2> limits = block_limits(opening);
         std::vector<KindCosts> later;
         for (std::size_t i = 0; i < costly.size(); ++i) {
             if (!can_still_win(best_cases[i], busiest, limits)) {
@@ -530,7 +544,9 @@ int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topolog
     }
     const double started = PMPI_Wtime();
     if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
-    build_plans(state, topology, started);
+    const std::optional<Phase1Opening> opening = open_phase1(state, needs_grids(state.created.config.mode));
+    if (!opening) return MPI_ERR_OTHER;
+    build_plans(state, topology, started, *opening);
     if (auto_mode) start_trials(state);
     return MPI_SUCCESS;
 }
@@ -577,12 +593,11 @@ void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collec
     if (ensure_private_comm(topo_comm, state) != MPI_SUCCESS) return;  // native from now on: no candidate
     // Phase 1's steps block in the MPI (finding nodes): every process must be here first, or one
     // waiting for an operation of this process that the MPI does not advance would never come. The
-    // reduction that tells them so also agrees the largest blocks called.
-    if (allreduce_progressing(state.decisions.largest_called().data(), 2, MPI_DOUBLE, MPI_MAX, state.agreement_comm()) !=
-        MPI_SUCCESS)
-        return;
+    // opening's reduction tells them so.
+    const std::optional<Phase1Opening> opening = open_phase1(state, needs_grids(state.created.config.mode));
+    if (!opening) return;
     auto topology = std::make_shared<Topology>(*state.topology);
-    build_plans(state, *topology, started);
+    build_plans(state, *topology, started, *opening);
     state.topology = std::move(topology);
     start_trials(state);
 }
