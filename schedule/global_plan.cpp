@@ -128,10 +128,14 @@ public:
         // Open MPI's nonblocking collectives take a send buffer equal to the receive buffer for
         // MPI_IN_PLACE and then send what the receive counts say: a side without bytes, which
         // may land on the other's address, gets one of its own.
+        // Past the other side's start too: both may lie at temp+0 with no temporary bytes yet.
         if (sent->base.space == received->base.space && sent->base.offset == received->base.offset) {
-            Side& empty = std::ranges::all_of(sent->counts, [](int count) { return count == 0; }) ? *sent : *received;
-            empty.base = {Space::temp, static_cast<std::ptrdiff_t>(schedule.temp_bytes)};
-            schedule.temp_bytes += 1;
+            const bool send_empty = std::ranges::all_of(sent->counts, [](int count) { return count == 0; });
+            Side& empty = send_empty ? *sent : *received;
+            const Side& other = send_empty ? *received : *sent;
+            const std::ptrdiff_t own = std::max(static_cast<std::ptrdiff_t>(schedule.temp_bytes), other.base.offset + 1);
+            empty.base = {Space::temp, own};
+            schedule.temp_bytes = static_cast<std::size_t>(own) + 1;
         }
         op.send_base = sent->base;
         op.send_counts = std::move(sent->counts);
