@@ -544,7 +544,9 @@ int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topolog
     }
     const double started = PMPI_Wtime();
     if (const int err = ensure_private_comm(topo_comm, state); err != MPI_SUCCESS) return err;
-    const std::optional<Phase1Opening> opening = open_phase1(state, needs_grids(state.created.config.mode));
+    // Every process is in the creation call and nothing was called: the opening has only grids to agree.
+    const bool grids = needs_grids(state.created.config.mode);
+    const std::optional<Phase1Opening> opening = grids ? open_phase1(state, true) : Phase1Opening{};
     if (!opening) return MPI_ERR_OTHER;
     build_plans(state, topology, started, *opening);
     if (auto_mode) start_trials(state);
