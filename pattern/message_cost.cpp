@@ -120,7 +120,8 @@ RoundCosts round_costs(const LocalGraph& graph, const GridPattern& pattern, cons
 RoundCosts global_round_costs(int rank, int size, const std::vector<int>& node_of, bool same_send_block) {
     const LocalGraph self{rank, {}, {}};
     Tally tally(self, node_of);
-    for (int round = 0, distance = 1; round < global_rounds(size); distance *= 2, ++round) {
+    const int rounds = global_rounds(size);
+    for (int round = 0, distance = 1; round < rounds; distance *= 2, ++round) {
         const auto blocks = static_cast<std::size_t>(same_send_block ? distance : (size + 1) / 2);
         tally.send(round, (rank + distance) % size, blocks);
         tally.receive(round, (rank - distance + size) % size, blocks);

@@ -60,6 +60,7 @@ void per_node(RoundCosts& busiest, int nodes);
 constexpr int packed_fields = 5;
 void pack_rounds(const RoundCosts& costs, int rounds, double* packed);
 RoundCosts unpack_rounds(const double* packed, int rounds);
+
 // The nodes of node_of (every process's node; -1 for a process off every node, one without edges).
 int node_count(const std::vector<int>& node_of);
 

@@ -335,12 +335,11 @@ void build_plans(TopoState& state, Topology& topology, double started, const Pha
         const std::array<double, 2> limits = block_limits(opening);
         std::vector<KindCosts> later;
         for (std::size_t i = 0; i < costly.size(); ++i) {
-            if (!can_still_win(best_cases[i], busiest, limits)) {
-                log_rank0(LogLevel::info, "auto: %s not planned: its best case, %.2f us for allgather's small blocks, "
-                          "cannot beat the other candidates' estimates by %.0f %%", costly[i]->name,
-                          estimated_time(best_cases[i][0]), 100 * AutoTuner::required_gain);
-                continue;
-            }
+            const bool planned = can_still_win(best_cases[i], busiest, limits);
+            log_rank0(LogLevel::info, "auto: %s %s: its best case, %.2f us for allgather's small blocks, %s beat the "
+                      "other candidates' estimates by %.0f %%", costly[i]->name, planned ? "planned" : "not planned",
+                      estimated_time(best_cases[i][0]), planned ? "can" : "cannot", 100 * AutoTuner::required_gain);
+            if (!planned) continue;
             plan(costly[i]);
             later.push_back(costs_of(*topology.candidates.back().plan, topology));
         }
