@@ -12,4 +12,9 @@ namespace nbrcomb::detail {
 // nothing; a shorter one fills the target's leading bytes. Errors are returned, never raised.
 int copy_block(const void* from, const Block& from_block, void* to, const Block& to_block);
 
+// Makes the communicator copies go on (a duplicate of MPI_COMM_SELF): once per process, before the
+// first copy, which may come inside the MPI's progress engine (src/progress/mpi_progress_hook.h),
+// where duplicating a communicator, which waits in the MPI, never returns.
+void prepare_local_copies();
+
 }  // namespace nbrcomb::detail

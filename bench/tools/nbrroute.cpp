@@ -11,6 +11,7 @@
 // requests the library does not own (its interception of the request calls).
 #include "common/command_line.h"
 #include "common/neighbor_call.h"
+#include "common/ring_exchange.h"
 #include "stats/run_statistics.h"
 
 #include <mpi.h>
@@ -26,6 +27,8 @@ namespace {
 using namespace nbrcomb::calls;
 using nbrcomb::bench::compare_runs;
 using nbrcomb::bench::median;
+using nbrcomb::bench::ring_neighbors;
+using Exchange = nbrcomb::bench::RingExchange;
 
 struct Options {
     int degree = 2, calls = 5000, blocks = 21, bytes = 4;
@@ -63,44 +66,10 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-// A ring of degree neighbors each way, ranks r +- 1 .. r +- degree / 2: repeated where the ring is
-// shorter than the degree.
-std::vector<int> ring_neighbors(int rank, int size, int degree) {
-    std::vector<int> neighbors;
-    for (int step = 1; step <= degree / 2; ++step) {
-        neighbors.push_back((rank + step) % size);
-        neighbors.push_back((rank - step % size + size) % size);
-    }
-    return neighbors;
-}
-
 // One side of the comparison: its communicator and the path its calls take.
 struct Side {
     MPI_Comm comm;
     Path path;
-};
-
-// The buffers and arguments of every collective over one communicator, bytes per block.
-struct Exchange {
-    std::vector<char> send, recv;
-    std::vector<int> counts, displs;
-    std::vector<MPI_Aint> byte_displs;
-    std::vector<MPI_Datatype> types;
-    NeighborArguments<> args;
-
-    Exchange(MPI_Comm comm, int degree, int bytes)
-        : send(static_cast<std::size_t>(degree * bytes), 1), recv(send.size()), counts(static_cast<std::size_t>(degree), bytes),
-          types(static_cast<std::size_t>(degree), MPI_BYTE) {
-        for (int i = 0; i < degree; ++i) {
-            displs.push_back(i * bytes);
-            byte_displs.push_back(i * bytes);
-        }
-        args = {.sendbuf = send.data(), .sendcount = bytes, .sendcounts = counts.data(), .sdispls = displs.data(),
-                .byte_sdispls = byte_displs.data(), .sendtype = MPI_BYTE, .sendtypes = types.data(),
-                .recvbuf = recv.data(), .recvcount = bytes, .recvcounts = counts.data(), .displs = displs.data(),
-                .rdispls = displs.data(), .byte_rdispls = byte_displs.data(), .recvtype = MPI_BYTE,
-                .recvtypes = types.data(), .comm = comm};
-    }
 };
 
 int wait(Path path, MPI_Request* request) {

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <initializer_list>
@@ -16,8 +17,9 @@ namespace {
 constexpr int cuda_success = 0;
 constexpr int cu_pointer_attribute_memory_type = 2;
 constexpr unsigned cu_memorytype_host = 1;
-// CUdeviceptr is an integer of pointer size.
+// CUdeviceptr is an integer of pointer size; CUcontext a pointer.
 using CuPointerGetAttribute = int (*)(void* data, int attribute, std::uintptr_t address);
+using CuCtxGetCurrent = int (*)(void** context);
 
 constexpr int hip_success = 0;
 // hipPointerAttribute_t, alike in ROCm 5 and 6 but for the numbering of its type.
@@ -44,6 +46,7 @@ enum class Runtime { not_looked_for, none, cuda, hip };
 
 // Set once by find_runtime, before runtime publishes which of them to use.
 CuPointerGetAttribute cu_pointer_get_attribute = nullptr;
+CuCtxGetCurrent cu_ctx_get_current = nullptr;
 HipPointerGetAttributes hip_pointer_get_attributes = nullptr;
 HipGetLastError hip_get_last_error = nullptr;
 bool hip_numbering_6 = false;
@@ -88,6 +91,7 @@ bool find_cuda() {
         return false;
     }
     cu_pointer_get_attribute = get_attribute;
+    cu_ctx_get_current = reinterpret_cast<CuCtxGetCurrent>(dlsym(library, "cuCtxGetCurrent"));
     return true;
 }
 
@@ -104,6 +108,7 @@ Runtime looked_for_runtime() {
     // A function-local static: the first caller looks, callers meanwhile wait for its answer.
     static const Runtime found = find_runtime();
     runtime.store(found, std::memory_order_release);
+    if (found == Runtime::none) call_flags.device_runtime_absent.store(true, std::memory_order_relaxed);
     return found;
 }
 
@@ -124,9 +129,8 @@ bool hip_is_device_memory(const void* address) {
     return attributes.type != hip5_memory_type_host;
 }
 
-// The answer of the runtime found, apart from is_device_memory so that the common case there
-// needs no stack frame.
-[[gnu::noinline]] bool ask_runtime(Runtime asked, const void* address) {
+// The answer of the runtime found.
+bool ask_runtime(Runtime asked, const void* address) {
     switch (asked == Runtime::not_looked_for ? looked_for_runtime() : asked) {
     case Runtime::cuda: {
         unsigned type = 0;
@@ -145,15 +149,55 @@ bool hip_is_device_memory(const void* address) {
     return false;
 }
 
+// The host answers of this thread, by address: an address answered host memory stays host until
+// the process's memory map changes, since device memory comes only by a mapping (the driver's own
+// mmap, or its reservation made by one) and every mapping through the dynamic linker bumps the
+// generation (memory_map_changed), which empties every thread's answers at once. The allocator's
+// own unmapping (glibc's free calls munmap inside libc) is not seen, but what comes at the
+// address next as device memory is mapped by the driver, which is. Device answers are not kept:
+// such a call goes to the MPI, whose own copy costs far more than a question. Initial-exec: a
+// load, not a call to __tls_get_addr.
+struct HostAnswer {
+    std::uintptr_t address;
+    std::uint64_t generation;  // of the memory map when answered; 0 never matches
+};
+constexpr std::size_t host_answers = 16;  // a program's send and receive buffers, a few of each
+[[gnu::tls_model("initial-exec")]] thread_local std::array<HostAnswer, host_answers> answered{};
+std::atomic<std::uint64_t> memory_generation{1};
+
+HostAnswer& answer_slot(std::uintptr_t address) {
+    return answered[((address >> 6) ^ (address >> 16)) % host_answers];
+}
+
 }  // namespace
 
-bool is_device_memory(const void* address) {
-    // Asked for the send and the receive buffer of every call. Without a GPU runtime, which is the
-    // common case, an answer costs a load of the runtime found and a branch: the libraries are
-    // looked for once, at the first call.
-    const Runtime asked = runtime.load(std::memory_order_acquire);
-    if (asked == Runtime::none || address == nullptr) return false;
-    return ask_runtime(asked, address);
+bool asks_device_runtime(const void* address) {
+    if (address == nullptr) return false;
+    const auto key = reinterpret_cast<std::uintptr_t>(address);
+    HostAnswer& slot = answer_slot(key);
+    const std::uint64_t generation = memory_generation.load(std::memory_order_acquire);
+    if (slot.address == key && slot.generation == generation) return false;
+    const bool device = ask_runtime(runtime.load(std::memory_order_acquire), address);
+    if (!device) slot = {key, generation};
+    return device;
+}
+
+void memory_map_changed() { memory_generation.fetch_add(1, std::memory_order_acq_rel); }
+
+bool device_runtime_in_use() {
+    switch (looked_for_runtime()) {
+    case Runtime::cuda: {
+        // Fails before cuInit; no context until the program has chosen a device.
+        void* context = nullptr;
+        return cu_ctx_get_current != nullptr && cu_ctx_get_current(&context) == cuda_success && context != nullptr;
+    }
+    case Runtime::hip:
+        return true;  // loaded by the program itself (find_hip)
+    case Runtime::not_looked_for:
+    case Runtime::none:
+        break;
+    }
+    return false;
 }
 
 const char* device_runtime_name() {

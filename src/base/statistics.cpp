@@ -121,7 +121,18 @@ CommStatistics::Access::Access(CommStatistics& owner)
 nbrcomb_stats CommStatistics::snapshot() const {
     std::unique_lock lock(mutex_, std::defer_lock);
     if (threads_concurrent()) lock.lock();
-    return stats_;
+    nbrcomb_stats stats = stats_;
+    stats.native_calls += native_calls_.load(std::memory_order_relaxed);
+    stats.native_call_messages += native_call_messages_.load(std::memory_order_relaxed);
+    return stats;
+}
+
+void CommStatistics::reset() {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (threads_concurrent()) lock.lock();
+    stats_ = after_reset(stats_);
+    native_calls_.store(0, std::memory_order_relaxed);
+    native_call_messages_.store(0, std::memory_order_relaxed);
 }
 
 void add_statistics(nbrcomb_stats& sum, const nbrcomb_stats& part) {
@@ -185,11 +196,6 @@ void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeT
     stats.internode_bytes += sent.internode_bytes;
     stats.native_internode_messages += native.internode_messages;
     stats.native_internode_bytes += native.internode_bytes;
-}
-
-void count_native_call(nbrcomb_stats& stats, std::size_t out_edges) {
-    ++stats.native_calls;
-    stats.native_call_messages += out_edges;
 }
 
 }  // namespace nbrcomb::detail

@@ -8,6 +8,7 @@
 
 #include "nbrcomb/nbrcomb.h"
 
+#include <atomic>
 #include <cstddef>
 #include <mutex>
 #include <vector>
@@ -48,11 +49,25 @@ public:
     };
 
     Access lock() { return Access(*this); }
+    // A call left to the MPI, counted with the messages it sends (one per out-edge), without the
+    // lock: only the thread in a collective call on the communicator counts, and MPI lets no two
+    // collective calls on one communicator run at once (MPI 3.1 §12.4.2); the native route then
+    // costs two adds.
+    void count_native_call(std::size_t out_edges) {
+        native_calls_.store(native_calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+        native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) + out_edges,
+                                    std::memory_order_relaxed);
+    }
     nbrcomb_stats snapshot() const;
+    // The counters as nbrcomb_comm_reset_stats leaves them.
+    void reset();
 
 private:
+    // First, in the communicator's state's line after its native route (topo_state.h).
+    std::atomic<unsigned long long> native_calls_{0};
+    std::atomic<unsigned long long> native_call_messages_{0};
     mutable std::mutex mutex_;
-    nbrcomb_stats stats_{};
+    nbrcomb_stats stats_{};  // but for the two above, which snapshot() adds
 };
 
 // sum += part, field by field where a field sums.
@@ -79,8 +94,5 @@ std::vector<std::size_t> field_ends();
 
 // One call the library ran: what it sent, what native MPI would have, and its rounds.
 void count_library_call(nbrcomb_stats& stats, const Traffic& sent, const NativeTraffic& native, std::size_t rounds);
-
-// One call left to the MPI's own collective, which sends one message per out-edge.
-void count_native_call(nbrcomb_stats& stats, std::size_t out_edges);
 
 }  // namespace nbrcomb::detail

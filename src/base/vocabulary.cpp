@@ -30,12 +30,6 @@ std::optional<Collective> collective_named(std::string_view text) {
 
 std::optional<Form> form_named(std::string_view text) { return enumerator_named<Form>(text, form_count, form_name); }
 
-int size_class(std::size_t bytes) {
-    int size_class = 0;
-    for (std::size_t limit = 16; bytes > limit && size_class < size_classes - 1; limit *= 4) ++size_class;
-    return size_class;
-}
-
 std::size_t size_class_limit(int size_class) {
     if (size_class >= size_classes - 1) return SIZE_MAX;
     return std::size_t{16} << (2 * size_class);

@@ -31,7 +31,11 @@ std::optional<Form> form_named(std::string_view text);
 
 // Blocks are sized into classes by powers of 4: up to 16 B, 64 B, ... 64 KiB, and larger.
 inline constexpr int size_classes = 8;
-int size_class(std::size_t bytes);
+inline int size_class(std::size_t bytes) {
+    int size_class = 0;
+    for (std::size_t limit = 16; bytes > limit && size_class < size_classes - 1; limit *= 4) ++size_class;
+    return size_class;
+}
 // The largest block of a class; SIZE_MAX for the last.
 std::size_t size_class_limit(int size_class);
 // A block size that stands for the class in estimates: its largest, four times the one before for the last.

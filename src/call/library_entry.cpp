@@ -23,11 +23,11 @@ int guarded(const CallArgs& args, Run run) {
 
 }  // namespace
 
-int enter_blocking(const CallArgs& args, NativeCall native) {
+int enter_library_blocking(const CallArgs& args, NativeCall native) {
     return guarded(args, [&] { return run_neighbor_collective(args, native); });
 }
 
-int enter_nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native) {
+int enter_library_nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native) {
     return guarded(args, [&] { return start_neighbor_collective(args, request, native); });
 }
 

@@ -3,11 +3,39 @@
 #pragma once
 
 #include "src/call/neighbor_collective.h"
+#include "src/communicator/progress_engine.h"
+#include "src/progress/progressing_wait.h"
+#include "src/route/prepare_call.h"
 
 namespace nbrcomb::detail {
 
-int enter_blocking(const CallArgs& args, NativeCall native);
-int enter_nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native);
+// The library's way for a call that is not settled native.
+int enter_library_blocking(const CallArgs& args, NativeCall native);
+int enter_library_nonblocking(const CallArgs& args, MPI_Request* request, NativeStart native);
+
+// A call settled native (route/prepare_call.h) goes to the MPI from here, past nothing else of
+// the library. Templates, so that each shim's native function is called directly.
+template <class Native>
+int enter_blocking(const CallArgs& args, Native native) {
+    if (const SettledNative settled = settled_native(args, Form::blocking)) {
+        finish_before_blocking();  // the MPI's own collective blocks
+        const int err = native(args);
+        count_settled_native(settled, args.collective, Form::blocking, err);
+        return err;
+    }
+    return enter_library_blocking(args, native);
+}
+
+template <class Native>
+int enter_nonblocking(const CallArgs& args, MPI_Request* request, Native native) {
+    progress_operations();
+    if (const SettledNative settled = settled_native(args, Form::nonblocking)) {
+        const int err = native(args, request);
+        count_settled_native(settled, args.collective, Form::nonblocking, err);
+        return err;
+    }
+    return enter_library_nonblocking(args, request, native);
+}
 #if MPI_VERSION >= 4
 int enter_persistent(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native);
 #endif

@@ -47,7 +47,6 @@ int run_neighbor_collective(const CallArgs& args, NativeCall native) {
 }
 
 int start_neighbor_collective(const CallArgs& args, MPI_Request* request, NativeStart native) {
-    progress_operations();
     PreparedCall call;
     if (const int err = prepare(args, Form::nonblocking, call); err != MPI_SUCCESS) return err;
     if (call.state == nullptr) return native(args, request);

@@ -17,7 +17,8 @@ using NativeInit = int (*)(const CallArgs& args, MPI_Info info, MPI_Request* req
 // to native.
 int run_neighbor_collective(const CallArgs& args, NativeCall native);
 
-// The same, returning at once with *request to complete it.
+// The same, returning at once with *request to complete it; the caller has advanced the
+// operations in flight.
 int start_neighbor_collective(const CallArgs& args, MPI_Request* request, NativeStart native);
 
 // The same, building the schedule once into an inactive persistent *request for MPI_Start.

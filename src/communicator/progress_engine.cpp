@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace nbrcomb::detail {
@@ -16,7 +17,6 @@ namespace {
 struct Engine {
     std::mutex mutex;
     std::vector<std::shared_ptr<Operation>> operations;  // in flight
-    std::atomic<std::size_t> count{0};                   // operations.size(), readable without the lock
 };
 
 Engine& engine() {
@@ -94,7 +94,7 @@ void progress_locked(Engine& state) {
         finish(op, err);
         return true;
     });
-    state.count.store(state.operations.size());
+    call_flags.operations_in_flight.store(state.operations.size());
 }
 
 }  // namespace
@@ -116,8 +116,6 @@ std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, s
     return op;
 }
 
-bool operations_in_flight() { return engine().count.load(std::memory_order_relaxed) != 0; }
-
 int start_operation(std::shared_ptr<Operation> op) {
     static constexpr OperationsInFlight entry_points{operations_in_flight, progress_operations, drain_operations};
     static const bool handed_over = (hand_over_operations(&entry_points), true);  // once, not per call
@@ -130,33 +128,37 @@ int start_operation(std::shared_ptr<Operation> op) {
         return err;
     }
     state.operations.push_back(std::move(op));
-    state.count.store(state.operations.size());
+    call_flags.operations_in_flight.store(state.operations.size());
     return MPI_SUCCESS;
 }
 
 int run_operation(std::shared_ptr<Operation> op) {
-    int result = MPI_SUCCESS;
-    bool ended = false;
-    op->on_complete = [&](int err) {
-        result = err;
-        ended = true;
-    };
-    Engine& state = engine();
-    {
-        EngineLock lock(state);
-        progress_locked(state);
-        if (state.operations.empty() && may_block_in_mpi()) {
-            finish(op, op->execution.advance(Advance::wait));
-            return result;
+    // The calling thread runs its own operation apart from the engine, which keeps those that
+    // other threads and later calls wait on, so that operations on other communicators wait on no
+    // lock of it. It blocks in the MPI where the MPI advances the engine's operations meanwhile
+    // (mpi_progress_hook.h), or where none is in flight and no other thread calls the MPI; else it
+    // polls, advancing them between its tests, and lets other threads run between polls.
+    hook_into_mpi_progress(advance_from_mpi);
+    progress_operations();
+    int err = MPI_SUCCESS;
+    if (mpi_progresses_library() || (may_block_in_mpi() && !operations_in_flight())) {
+        err = op->execution.advance(Advance::wait);
+    } else {
+        while ((err = op->execution.advance(Advance::test)) == MPI_SUCCESS && !op->execution.done()) {
+            progress_operations();
+            let_other_threads_run();
         }
     }
-    start_operation(std::move(op));  // an error ends it at once
-    while (!ended) progress_operations();
-    return result;
+    finish(op, err);
+    return err;
 }
 
-void progress_operations() {
-    if (!operations_in_flight() || holding_engine) return;  // the common case costs no lock
+void let_other_threads_run() {
+    if (!may_block_in_mpi()) std::this_thread::yield();
+}
+
+void advance_operations() {
+    if (holding_engine) return;
     Engine& state = engine();
     EngineLock lock(state, std::try_to_lock);
     if (lock.owns_lock()) progress_locked(state);  // otherwise another thread is at it
@@ -171,7 +173,7 @@ bool finish_sole_operation(std::span<const MPI_Request> awaited) {
     if (op->handle == MPI_REQUEST_NULL || std::ranges::find(awaited, op->handle) == awaited.end()) return false;
     finish(op, op->execution.advance(Advance::wait));
     state.operations.clear();
-    state.count.store(0);
+    call_flags.operations_in_flight.store(0);
     return true;
 }
 

@@ -5,10 +5,13 @@
 // costs one atomic load before it goes to the MPI.
 #pragma once
 
+#include "src/base/call_flags.h"
+
 #include "schedule/executor.h"
 #include "src/base/statistics.h"
 #include "src/communicator/topo_state.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <span>
@@ -45,19 +48,28 @@ struct Operation {
 std::shared_ptr<Operation> acquire_operation(std::shared_ptr<TopoState> state, std::shared_ptr<const Schedule> schedule,
                                              const CallBuffers& buffers, int first_tag);
 
-// Whether any operation is in flight: one atomic load.
-bool operations_in_flight();
+// Whether any operation is in flight: one atomic load, inlined into every completion call.
+inline bool operations_in_flight() { return call_flags.operations_in_flight.load(std::memory_order_relaxed) != 0; }
 
 // Posts op's first round and keeps op in flight until it ends in a later progress call. Returns
 // the error of posting (op has then ended, its on_complete called). A persistent collective
 // starts the same operation again once it has ended.
 int start_operation(std::shared_ptr<Operation> op);
 
-// Runs op to its end, advancing every other operation in flight meanwhile; returns its error.
+// Runs op, a blocking call's, to its end in the calling thread, advancing every operation in
+// flight meanwhile; returns its error.
 int run_operation(std::shared_ptr<Operation> op);
 
-// Advances every operation in flight as far as it goes without blocking; with none, one atomic load.
-void progress_operations();
+// Between two polls of a wait: under MPI_THREAD_MULTIPLE, yields the processor to the other
+// threads, one of which may be the one to advance what this one waits for.
+void let_other_threads_run();
+
+// Advances every operation in flight as far as it goes without blocking; with none, one atomic
+// load, inlined.
+void advance_operations();
+inline void progress_operations() {
+    if (operations_in_flight()) advance_operations();
+}
 
 // When the only operation in flight is one of awaited (the requests a Wait or Waitall waits
 // for), runs it to its end, blocking in the MPI rather than polling, and returns true.

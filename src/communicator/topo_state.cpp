@@ -67,15 +67,13 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     track(copy.get());
     *static_cast<StateBox**>(attribute_out) = new StateBox(std::move(copy));
     *flag = 1;
+    call_flags.states_changed.fetch_add(1, std::memory_order_release);
     return MPI_SUCCESS;
 }
 
-// Counts the states freed: a thread's remembered lookup is stale once this moves, as the freed
-// communicator's handle may come back for another.
-std::atomic<std::uint64_t> states_freed{0};
 
 int delete_state(MPI_Comm, int, void* attribute, void*) {
-    states_freed.fetch_add(1, std::memory_order_release);
+    call_flags.states_changed.fetch_add(1, std::memory_order_release);
     delete static_cast<StateBox*>(attribute);
     return MPI_SUCCESS;
 }
@@ -106,12 +104,9 @@ int TopoState::next_tag() {
     return first_tag;
 }
 
-void TopoState::count_native_call() { detail::count_native_call(*stats.lock(), topology->graph.destinations.size()); }
-
 void TopoState::count_device_call() {
-    const auto locked = stats.lock();
-    ++locked->device_calls;
-    detail::count_native_call(*locked, topology->graph.destinations.size());
+    ++stats.lock()->device_calls;
+    count_native_call();
 }
 
 int TopoState::reserve_tag() {
@@ -146,23 +141,20 @@ void count_decisions(TopoState& state) {
     stats->auto_estimate = decisions.decided_by(Source::estimate);
 }
 
+[[gnu::tls_model("initial-exec")]] constinit thread_local RememberedState remembered_state{};
+
 const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
-    struct Remembered {
-        MPI_Comm comm = MPI_COMM_NULL;
-        const StateBox* box = nullptr;
-        std::uint64_t freed = 0;
-    };
-    thread_local Remembered last;
-    const std::uint64_t freed = states_freed.load(std::memory_order_acquire);
-    if (last.box != nullptr && last.comm == comm && last.freed == freed) return last.box;
+    RememberedState& last = remembered_state;
+    const std::uint64_t generation = call_flags.states_changed.load(std::memory_order_acquire);
+    if (last.comm == comm && last.generation == generation) return last.box;
     const StateBox* box = find_box(comm);
-    if (box != nullptr) last = {comm, box, freed};
+    last = {comm, box, box != nullptr ? box->get() : nullptr, generation,
+            box != nullptr ? (*box)->native_route : NativeRoute{}};
     return box;
 }
 
-TopoState* find_state(MPI_Comm comm) {
-    const StateBox* box = find_shared_state(comm);
-    return box == nullptr ? nullptr : box->get();
+void refresh_remembered_route(const TopoState& state) {
+    if (remembered_state.state == &state) remembered_state.route = state.native_route;
 }
 
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
@@ -172,6 +164,7 @@ int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {
         return err;
     }
     track(box->get());
+    call_flags.states_changed.fetch_add(1, std::memory_order_release);
     return MPI_SUCCESS;
 }
 

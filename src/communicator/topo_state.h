@@ -3,6 +3,8 @@
 // callback. Operations still in flight when the communicator is freed hold it until they end.
 #pragma once
 
+#include "src/base/call_flags.h"
+
 #include "matching/transport.h"
 #include "nbrcomb/nbrcomb.h"
 #include "pattern/message_cost.h"
@@ -15,6 +17,7 @@
 #include "src/settings/config.h"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -101,6 +104,23 @@ struct CreationSettled {
     long long tag_span = 32768;   // MPI_TAG_UB + 1
     bool idle = false;            // this process has no edge: it takes part in nothing after the constructor
     bool idle_somewhere = false;  // some process has none
+    // Some process used a GPU when the communicator was made: device and host memory may meet in
+    // one call, so every call goes to the MPI (src/setup/adopt_topology.cpp).
+    bool gpu_somewhere = false;
+};
+
+// What the native route (route/prepare_call.h: settled_native) reads of a communicator.
+// prepare() fills it at a call of a form that finds auto mode past Phase 1, the communicator set
+// up and the MPI's own collective right for the form, and opens the form; all of it stays so
+// once it is. Each thread reads a copy kept with its remembered lookup (RememberedState), so that
+// the native route's test needs no line of the state itself, which the MPI's own work between two
+// calls pushes out of the cache.
+struct NativeRoute {
+    std::uint8_t forms = 0;               // a bit per form open
+    bool every_shape_native = false;      // this process has no edge, or Phase 1 planned nothing
+    bool shape_by_block = false;          // a uniform call's shape is its block's size class
+    std::size_t out_edges = 0;            // the messages a native call sends, for the statistics
+    AutoTuner* tuner = nullptr;           // whose checkpoints count the calls
 };
 
 struct TopoState {
@@ -127,6 +147,7 @@ struct TopoState {
     bool awaiting_setup = false;
     std::uint64_t sequence = 0;  // operations started on this communicator
     CallCache<PlannedCall> schedules;
+    NativeRoute native_route;
     CommStatistics stats;
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
@@ -145,7 +166,7 @@ struct TopoState {
     int pattern_tag() const { return static_cast<int>(created.tag_span - pattern_tags()); }
     // A call left to the MPI, counted with the messages it sends (one per out-edge); a device
     // call's buffers are device memory, which the library leaves to the MPI.
-    void count_native_call();
+    void count_native_call() { stats.count_native_call(topology->graph.destinations.size()); }
     void count_device_call();
     // Where the library's reductions run: over the processes that take part in calls.
     MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
@@ -163,8 +184,39 @@ void count_decisions(TopoState& state);
 // nullptr if the library does not manage comm. Every collective call asks, so the last answer
 // is kept per thread until a managed communicator is freed.
 const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm);
-// The same, plain.
-TopoState* find_state(MPI_Comm comm);
+
+// The last communicator a thread asked about, with its state and a copy of its native route, or
+// none where the library does not manage it: stale once call_flags.states_changed (states attached and freed,
+// from 1) moves, as a freed communicator's handle may come back for another. Zero, and so stale,
+// until the first answer. Initial-exec, so that reading it is a load rather than a call to
+// __tls_get_addr (the library is loaded with the program, by LD_PRELOAD or by linking); here, so
+// that the native route's lookup is a few inlined loads and compares.
+struct alignas(64) RememberedState {  // one cache line
+    MPI_Comm comm;
+    const std::shared_ptr<TopoState>* box;  // null: not managed
+    TopoState* state;
+    std::uint64_t generation;  // states_changed when remembered
+    NativeRoute route;         // state->native_route when remembered or refreshed
+};
+[[gnu::tls_model("initial-exec")]] extern thread_local constinit RememberedState remembered_state;
+
+// What this thread remembers of comm, refreshed if it remembered another; nullptr if the library
+// does not manage comm.
+inline const RememberedState* remembered(MPI_Comm comm) {
+    const RememberedState& last = remembered_state;
+    if (last.comm == comm && last.generation == call_flags.states_changed.load(std::memory_order_acquire))
+        return last.box != nullptr ? &last : nullptr;
+    return find_shared_state(comm) == nullptr ? nullptr : &remembered_state;
+}
+
+// find_shared_state's state, plain.
+inline TopoState* find_state(MPI_Comm comm) {
+    const RememberedState* found = remembered(comm);
+    return found == nullptr ? nullptr : found->state;
+}
+
+// After state's native route changed, this thread's copy, if it remembers state.
+void refresh_remembered_route(const TopoState& state);
 
 // Hands state to comm; it lives until comm is freed and no operation holds it.
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state);

@@ -5,7 +5,7 @@
 namespace nbrcomb::detail {
 
 AutoDecisions::Before AutoDecisions::call_before_phase1(Collective collective, Form form, int size_class,
-                                                        std::size_t largest_block) {
+                                                        std::size_t largest_block, bool on_device) {
     Early& early = early_[static_cast<std::size_t>(AutoTuner::shape_index(collective, form, size_class))];
     if (early == Early::unseen) {
         const std::optional<Source> source = native_settled_by(choices_, collective, form, size_class);
@@ -13,6 +13,7 @@ AutoDecisions::Before AutoDecisions::call_before_phase1(Collective collective, F
         if (early != Early::open) return Before::settled_native_now;
     }
     if (early != Early::open) return Before::settled_native;
+    device_called_ = device_called_ || on_device;
     double& largest = largest_called_[static_cast<std::size_t>(block_kind(collective))];
     largest = std::max(largest, static_cast<double>(largest_block));
     if (form != Form::persistent && --calls_until_phase1_ > 0) return Before::waiting;

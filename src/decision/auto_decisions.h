@@ -32,8 +32,12 @@ public:
     // first call (and counted) and its calls count for nothing; another's count toward Phase 1,
     // with their largest block by kind (block_kind), and the one that makes it due ends the wait
     // (a persistent call's init makes it due at once).
+    // on_device: the call's buffers are device memory here, which Phase 1's opening agrees.
     enum class Before { waiting, settled_native_now, settled_native, phase1_due };
-    Before call_before_phase1(Collective collective, Form form, int size_class, std::size_t largest_block);
+    Before call_before_phase1(Collective collective, Form form, int size_class, std::size_t largest_block,
+                              bool on_device = false);
+    // Whether a call that counted passed device memory.
+    bool device_called() const { return device_called_; }
     // The largest block of the calls that counted, by kind of blocks; -1 for a kind not called.
     // Phase 1's opening agrees their size classes (src/setup/adopt_topology.cpp).
     const std::array<double, 2>& largest_called() const { return largest_called_; }
@@ -57,6 +61,7 @@ private:
     int calls_until_phase1_ = 0;
     std::array<Early, AutoTuner::shape_count> early_{};
     std::array<double, 2> largest_called_{-1, -1};
+    bool device_called_ = false;
     bool has_candidate_ = false;
     std::unique_ptr<AutoTuner> tuner_;
 };

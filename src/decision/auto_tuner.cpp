@@ -1,6 +1,6 @@
 #include "src/decision/auto_tuner.h"
 
-#include "src/base/median.h"
+#include "src/decision/median.h"
 
 #include <algorithm>
 #include <cmath>
@@ -144,9 +144,14 @@ int AutoTuner::shape_index(Collective collective, Form form, int size_class) {
     return (static_cast<int>(collective) * form_count + static_cast<int>(form)) * shapes_per_form + size_class + 1;
 }
 
+void AutoTuner::mark_native(Collective collective, Form form, int size_class, bool native) {
+    const auto bit = static_cast<std::uint16_t>(1U << (size_class + 1));
+    std::uint16_t& shapes = checkpoints_[pair_index(collective, form)].native_shapes;
+    shapes = static_cast<std::uint16_t>(native ? shapes | bit : shapes & ~bit);
+}
+
 bool AutoTuner::at_checkpoint(Collective collective, Form form) {
-    Checkpoints& checkpoints = checkpoints_[static_cast<std::size_t>(static_cast<int>(collective) * form_count +
-                                                                      static_cast<int>(form))];
+    Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
     if (++checkpoints.calls != checkpoints.next) return false;
     // Right after each stage of the largest race begun with the first call, then doubling.
     const int passed = ++checkpoints.passed;
@@ -336,6 +341,7 @@ void AutoTuner::decide(Shape& shape, Decision decision, Verdict verdict, const T
         shape.state = State::decided;
         shape.decision = decision;
     }
+    mark_native(verdict.collective, verdict.form, verdict.size_class, !decision.combined);
     if (!shape.counted) {
         ++(decision.combined ? decided_combined_ : decided_native_);
         ++decided_by_[static_cast<std::size_t>(decision.source)];
@@ -375,6 +381,7 @@ void AutoTuner::combine_what_it_mimics(Collective collective, Form form, int siz
     ++decided_combined_;
     ++decided_by_[static_cast<std::size_t>(Source::trial)];
     shape.decision = decision;
+    mark_native(mimicked, form, size_class, false);
 }
 
 }  // namespace nbrcomb::detail

@@ -175,6 +175,21 @@ public:
         return route_of(shape, index);
     }
 
+    // Whether the next call of this shape runs natively as decided, at no checkpoint: then it is
+    // the native route's, which counts it with count_native once the MPI has taken it, and
+    // choose() never sees it. A bit and a compare where choose() takes callbacks and the shape's
+    // whole record.
+    bool decided_native(Collective collective, Form form, int size_class) const {
+        const std::size_t pair = pair_index(collective, form);
+        const Checkpoints& checkpoints = checkpoints_[pair];
+        return (checkpoints.native_shapes & (1U << (size_class + 1))) != 0 && checkpoints.calls + 1 != checkpoints.next;
+    }
+    void count_native(Collective collective, Form form) { ++checkpoints_[pair_index(collective, form)].calls; }
+    // Asks the cache for what decided_native reads, ahead of the checks before it.
+    void prefetch_native(Collective collective, Form form) const {
+        __builtin_prefetch(&checkpoints_[pair_index(collective, form)]);
+    }
+
     // A timed trial call of ticket took seconds; local_class is the size class of its largest
     // block on this process. May come from another thread (a nonblocking call completing).
     void record(const TrialTicket& ticket, int local_class, double seconds);
@@ -206,10 +221,13 @@ private:
         // where its own opening or trial, still to come, finds native.
         std::optional<Decision> mimicked;
     };
+    // A collective and form's calls and checkpoints, and which of its shapes are decided native
+    // (bit size_class + 1): what decided_native reads, together in a few bytes.
     struct Checkpoints {
         int calls = 0;
         int next = 0;
         int passed = 0;
+        std::uint16_t native_shapes = 0;
     };
     struct Sample {
         int shape;
@@ -219,6 +237,11 @@ private:
     };
     using Tell = std::function<void(const Verdict&)>;
 
+    static std::size_t pair_index(Collective collective, Form form) {
+        return static_cast<std::size_t>(static_cast<int>(collective) * form_count + static_cast<int>(form));
+    }
+    // Sets what pass_native reads of a shape: whether it is decided native.
+    void mark_native(Collective collective, Form form, int size_class, bool native);
     // Counts a call of the collective and form; whether it is at a checkpoint.
     bool at_checkpoint(Collective collective, Form form);
     void open(Shape& shape, Collective collective, Form form, int size_class, std::size_t typical_block,
@@ -236,6 +259,7 @@ private:
     int first_checkpoint_;
     std::array<Shape, shape_count> shapes_{};
     std::array<Checkpoints, collective_count * form_count> checkpoints_{};
+    static_assert(shapes_per_form <= 16, "Checkpoints::native_shapes has a bit per shape of a form");
     std::mutex samples_mutex_;
     std::vector<Sample> samples_;  // of the shapes in trial
     std::uint64_t decided_combined_ = 0, decided_native_ = 0;

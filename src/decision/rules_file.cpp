@@ -1,6 +1,6 @@
 #include "src/decision/rules_file.h"
 
-#include "src/base/median.h"
+#include "src/decision/median.h"
 #include "src/base/text.h"
 
 #include <algorithm>

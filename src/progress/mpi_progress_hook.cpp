@@ -34,14 +34,15 @@ void hook_into_mpi_progress(Callback advance) {
         if (add == nullptr || remove == nullptr || add(advance) != 0) return;
         state.registered = advance;
         state.unregister = remove;
+        call_flags.mpi_progress_hooked.store(true, std::memory_order_relaxed);
     });
 }
 
-bool mpi_progresses_library() { return hook().registered.load(std::memory_order_relaxed) != nullptr; }
 
 void unhook_from_mpi_progress() {
     Hook& state = hook();
     if (state.registered.load() == nullptr) return;
+    call_flags.mpi_progress_hooked.store(false, std::memory_order_relaxed);
     state.unregister(state.registered.exchange(nullptr));
 }
 

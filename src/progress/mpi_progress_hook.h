@@ -12,6 +12,10 @@
 //   operations").
 #pragma once
 
+#include "src/base/call_flags.h"
+
+#include <atomic>
+
 namespace nbrcomb::detail {
 
 // Has the MPI call advance from its progress engine, once per process, where it can
@@ -19,8 +23,8 @@ namespace nbrcomb::detail {
 // from inside itself (the MPI calls it from within the MPI calls advance makes).
 void hook_into_mpi_progress(int (*advance)());
 
-// Whether the MPI calls it now.
-bool mpi_progresses_library();
+// Whether the MPI calls it now: read before every blocking call the library leaves to the MPI.
+inline bool mpi_progresses_library() { return call_flags.mpi_progress_hooked.load(std::memory_order_relaxed); }
 
 // Undoes it, before MPI_Finalize.
 void unhook_from_mpi_progress();

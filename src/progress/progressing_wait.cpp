@@ -31,8 +31,7 @@ int wait_all_progressing(int count, MPI_Request requests[]) {
     }
 }
 
-void finish_before_blocking() {
-    if (mpi_progresses_library()) return;
+void run_operations_in_flight() {
     if (const OperationsInFlight* engine = in_flight()) engine->run_all();
 }
 

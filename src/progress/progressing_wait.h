@@ -5,6 +5,8 @@
 // forever.
 #pragma once
 
+#include "src/progress/mpi_progress_hook.h"
+
 #include <mpi.h>
 
 namespace nbrcomb::detail {
@@ -22,11 +24,16 @@ void hand_over_operations(const OperationsInFlight* engine);
 // Completes count requests, advancing the library's operations in flight until they are.
 int wait_all_progressing(int count, MPI_Request requests[]);
 
+// Runs every operation in flight to its end.
+void run_operations_in_flight();
+
 // Before a blocking MPI call: where the MPI does not advance the library's operations by itself
 // (mpi_progress_hook.h), runs those in flight to their end, since a process waiting for one of
 // them may first need this one's next round. The blocking call itself must stay as it is: a
 // nonblocking collective never matches a blocking one another process makes.
-void finish_before_blocking();
+inline void finish_before_blocking() {
+    if (!mpi_progresses_library()) run_operations_in_flight();
+}
 
 // MPI_Allreduce in place on comm, progressing as wait_all_progressing does (not under SMPI:
 // schedule/mpi_features.h).

@@ -114,11 +114,19 @@ void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey&
     append_side_key(args.recv, indegree, key);
 }
 
-std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
-    if (args.collective != Collective::allgather && args.collective != Collective::alltoall) return std::nullopt;
+bool named_type(MPI_Datatype type) {
+    int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
+    PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner);
+    return combiner == MPI_COMBINER_NAMED;
+}
+
+[[gnu::tls_model("initial-exec")]] constinit thread_local NamedSize last_named_size{};
+
+std::size_t asked_type_size(MPI_Datatype type) {
     int size = 0;
-    PMPI_Type_size(args.send.type, &size);
-    return static_cast<std::size_t>(args.send.count) * static_cast<std::size_t>(size);
+    PMPI_Type_size(type, &size);
+    if (size > 0 && named_type(type)) last_named_size = {type, size};
+    return static_cast<std::size_t>(size);
 }
 
 std::size_t largest_block(const CallArgs& args, int indegree, int outdegree) {

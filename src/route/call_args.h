@@ -50,9 +50,33 @@ std::vector<Block> side_blocks(const SideArgs& side, int degree, Space space);
 // Allocates nothing once key has grown to the size of such calls.
 void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey& key);
 
+// Whether type is named: predefined by the MPI, never freed.
+bool named_type(MPI_Datatype type);
+
+// The last named type whose size a thread asked for: a named type's size never changes and no
+// program frees one, so it is kept (initial-exec: a load where each call would ask the MPI); a
+// derived type's handle may be freed and come back for another type, so its size is asked each
+// time (asked_type_size).
+struct NamedSize {
+    MPI_Datatype type;
+    int size;
+};
+[[gnu::tls_model("initial-exec")]] extern thread_local constinit NamedSize last_named_size;
+std::size_t asked_type_size(MPI_Datatype type);
+
+// The bytes of one element of a committed type.
+inline std::size_t type_size(MPI_Datatype type) {
+    const NamedSize& last = last_named_size;
+    return last.size > 0 && last.type == type ? static_cast<std::size_t>(last.size) : asked_type_size(type);
+}
+
 // allgather and alltoall: the bytes of every block of the call (all processes' blocks are the
-// same size); nothing for the v and w forms.
-std::optional<std::size_t> uniform_block_bytes(const CallArgs& args);
+// same size); nothing for the v and w forms. Inline: every call on the native route asks, and an
+// optional returned from a call costs a stalled load.
+inline std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
+    if (args.collective != Collective::allgather && args.collective != Collective::alltoall) return std::nullopt;
+    return static_cast<std::size_t>(args.send.count) * type_size(args.send.type);
+}
 
 // The bytes of the largest block this process sends or receives in the call.
 std::size_t largest_block(const CallArgs& args, int indegree, int outdegree);

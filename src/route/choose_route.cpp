@@ -100,13 +100,8 @@ Choice choose(TopoState& state, Collective collective, Form form, int size_class
 
 }  // namespace
 
-int shape_class(const CallArgs& args, const Topology& topology) {
-    if (topology.relays_across_components) return -1;
-    const std::optional<std::size_t> uniform = uniform_block_bytes(args);
-    return uniform ? size_class(*uniform) : -1;
-}
-
 Choice route_call(TopoState& state, const CallArgs& args, Form form) {
+    if (state.created.gpu_somewhere) return {};
     if (state.created.config.mode != NBRCOMB_MODE_AUTO) return {Route::combined, 0, combine_limit(state.created.config), {}};
     // A process without edges sends and receives nothing, and never joins an agreement, which
     // the processes that skip such calls (PETSc) would never join either.

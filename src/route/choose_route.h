@@ -26,6 +26,10 @@ Choice route_start(TopoState& state, Collective collective, int size_class, std:
 // -1 for the v and w forms, whose processes' blocks differ, and for every call where a candidate
 // of the topology relays blocks across connected components, which may each call with
 // blocks of their own size (and a process without out-edges with any).
-int shape_class(const CallArgs& args, const Topology& topology);
+inline int shape_class(const CallArgs& args, const Topology& topology) {
+    if (topology.relays_across_components) return -1;
+    const std::optional<std::size_t> uniform = uniform_block_bytes(args);
+    return uniform ? size_class(*uniform) : -1;
+}
 
 }  // namespace nbrcomb::detail

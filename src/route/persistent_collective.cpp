@@ -32,11 +32,9 @@ struct Persistent {
 struct Registry {
     std::mutex mutex;
     std::map<MPI_Request, Persistent> requests;
-    std::atomic<std::size_t> count{0};
     MPI_Comm self = MPI_COMM_NULL;  // carries the zero-byte completion messages
     int next_completion_tag = 0;
     std::map<MPI_Request, PersistentFailure> failures;
-    std::atomic<std::size_t> failure_count{0};
 };
 
 Registry& registry() {
@@ -47,9 +45,9 @@ Registry& registry() {
 void forget(Registry& state, std::map<MPI_Request, Persistent>::iterator it) {
     it->second.op->state->release_tag(it->second.first_tag);
     state.failures.erase(it->first);
-    state.failure_count.store(state.failures.size());
+    call_flags.persistent_failures.store(state.failures.size());
     state.requests.erase(it);
-    state.count.store(state.requests.size());
+    call_flags.persistent_collectives.store(state.requests.size());
 }
 
 // Called by the engine when an execution has ended: the zero-byte send completes the request.
@@ -64,7 +62,7 @@ void complete(MPI_Request handle, int err) {
                                             PMPI_Wtime() - persistent.started);
     if (err != MPI_SUCCESS && !persistent.freed) {
         state.failures[handle] = {err, persistent.comm};
-        state.failure_count.store(state.failures.size());
+        call_flags.persistent_failures.store(state.failures.size());
     }
     PMPI_Send(nullptr, 0, MPI_BYTE, 0, persistent.completion_tag, state.self);
     if (!persistent.freed) return;
@@ -126,11 +124,9 @@ int init_persistent_collective(PersistentCall call, MPI_Request* request) {
     persistent.tuning = std::move(call.tuning);
     *request = persistent.handle;
     state.requests.emplace(persistent.handle, std::move(persistent));
-    state.count.store(state.requests.size());
+    call_flags.persistent_collectives.store(state.requests.size());
     return MPI_SUCCESS;
 }
-
-bool persistent_failures_kept() { return registry().failure_count.load(std::memory_order_relaxed) != 0; }
 
 PersistentFailure take_persistent_failure(MPI_Request request) {
     Registry& state = registry();
@@ -139,11 +135,9 @@ PersistentFailure take_persistent_failure(MPI_Request request) {
     if (it == state.failures.end()) return {};
     const PersistentFailure failure = it->second;
     state.failures.erase(it);
-    state.failure_count.store(state.failures.size());
+    call_flags.persistent_failures.store(state.failures.size());
     return failure;
 }
-
-bool persistent_collectives_exist() { return registry().count.load(std::memory_order_relaxed) != 0; }
 
 bool is_persistent_collective(MPI_Request request) {
     Registry& state = registry();

@@ -6,9 +6,12 @@
 // of requests.
 #pragma once
 
+#include "src/base/call_flags.h"
+
 #include "src/communicator/progress_engine.h"
 #include "src/decision/auto_tuner.h"
 
+#include <atomic>
 #include <functional>
 #include <optional>
 
@@ -40,8 +43,8 @@ struct PersistentCall {
 // Creates the request in *request; it runs nothing until started.
 int init_persistent_collective(PersistentCall call, MPI_Request* request);
 
-// Whether any library persistent request exists: one atomic load.
-bool persistent_collectives_exist();
+// Whether any library persistent request exists: one atomic load, inlined into every request call.
+inline bool persistent_collectives_exist() { return call_flags.persistent_collectives.load(std::memory_order_relaxed) != 0; }
 
 bool is_persistent_collective(MPI_Request request);
 
@@ -55,8 +58,8 @@ struct PersistentFailure {
     int error = MPI_SUCCESS;
     MPI_Comm comm = MPI_COMM_NULL;  // whose error handler hears of it
 };
-// Whether any failure is kept: one atomic load.
-bool persistent_failures_kept();
+// Whether any failure is kept: one atomic load, inlined into every completion call.
+inline bool persistent_failures_kept() { return call_flags.persistent_failures.load(std::memory_order_relaxed) != 0; }
 // The failure kept for request, now forgotten; error MPI_SUCCESS if none.
 PersistentFailure take_persistent_failure(MPI_Request request);
 

@@ -117,7 +117,45 @@ bool runs_natively(const PreparedCall& call, Form form) {
     return call.route == Route::native || (call.route == Route::reference && form == Form::blocking);
 }
 
+// Whether the communicator's calls of this form may be settled native: auto mode past Phase 1,
+// or any mode where a process uses a GPU; set up, where the MPI's own collective is right for the
+// form (but alltoallw, which settled_native sees to).
+bool native_route_opens(Form form, const TopoState& state) {
+    if (form == Form::persistent || state.awaiting_setup) return false;
+    const bool decides = state.created.config.mode == NBRCOMB_MODE_AUTO && !state.decisions.phase1_pending();
+    return (decides || state.created.gpu_somewhere) && native_reliable(Collective::allgather, form, *state.topology);
+}
+
+std::uint8_t form_bit(Form form) { return static_cast<std::uint8_t>(1U << static_cast<int>(form)); }
+
+void open_native_route(Form form, TopoState& state) {
+    NativeRoute& route = state.native_route;
+    const Topology& topology = *state.topology;
+    route.every_shape_native = state.created.idle || state.created.gpu_somewhere || !state.decisions.has_candidate();
+    route.shape_by_block = !topology.relays_across_components;
+    route.out_edges = topology.graph.destinations.size();
+    route.tuner = state.decisions.tuner();
+    route.forms = static_cast<std::uint8_t>(route.forms | form_bit(form));
+}
+
 }  // namespace
+
+SettledNative settled_native(const CallArgs& args, Form form) {
+    const RememberedState* found = remembered(args.comm);
+    if (found == nullptr) return {.settled = true};
+    const NativeRoute& route = found->route;
+    if ((route.forms & form_bit(form)) == 0) return {};
+    if (route.tuner != nullptr) route.tuner->prefetch_native(args.collective, form);
+    if (!mpi_right_on_alltoallw && args.collective == Collective::alltoallw) return {};
+    // The MPI checks the arguments as check_call does, but for NULL buffers, on which Open MPI's
+    // own collectives crash.
+    if (args.sendbuf == nullptr || args.recvbuf == nullptr) return {};
+    if (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf)) return {};
+    if (route.every_shape_native) return {true, found->state, nullptr, route.out_edges};
+    const std::optional<std::size_t> uniform = route.shape_by_block ? uniform_block_bytes(args) : std::nullopt;
+    if (!route.tuner->decided_native(args.collective, form, uniform ? size_class(*uniform) : -1)) return {};
+    return {true, found->state, route.tuner, route.out_edges};
+}
 
 int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (args.comm == MPI_COMM_NULL) return MPI_SUCCESS;
@@ -129,18 +167,25 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (const int err = check_call(args, state.topology->indegree(), state.topology->outdegree()); err != MPI_SUCCESS)
         return raise_error(args.comm, err);
     // The library's schedules copy and pack on the host; a GPU-aware MPI moves device memory itself.
-    // Every process of the call is taken to pass device memory alike, as the processes of a GPU
-    // application do.
-    if (mpi_has_topologies && (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf))) {
-        state.count_device_call();
-        return MPI_SUCCESS;
-    }
+    // Processes agree on it (where one uses a GPU at creation, every call is the MPI's; in auto mode
+    // a call on device memory before Phase 1 counts toward it like any other, and its opening
+    // agrees it); elsewhere every process of a call is taken to pass device memory alike.
+    const bool on_device = mpi_has_topologies && (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf));
     if (state.decisions.phase1_pending()) {
         const std::optional<std::size_t> uniform = uniform_block_bytes(args);
         const Topology& topology = *state.topology;
         run_phase1_when_due(args.comm, state, args.collective, form, uniform ? size_class(*uniform) : -1,
-                            uniform ? *uniform : largest_block(args, topology.indegree(), topology.outdegree()));
+                            uniform ? *uniform : largest_block(args, topology.indegree(), topology.outdegree()),
+                            on_device);
     }
+    if (on_device) {
+        state.count_device_call();
+        return MPI_SUCCESS;
+    }
+    // The form's native route opens where it may; this thread's copy follows (another thread may
+    // have opened it, or this one remembered the state before it opened).
+    if (native_route_opens(form, state)) open_native_route(form, state);
+    refresh_remembered_route(state);
     const Choice choice = route_call(state, args, form);
     const Topology& topology = *state.topology;
     const bool reliable = native_reliable(args.collective, form, topology);

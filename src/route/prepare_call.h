@@ -27,6 +27,30 @@ struct PreparedCall {
     bool timed() const { return ticket.shape >= 0; }
 };
 
+// The native route: a call of a shape that auto mode decided native before, at none of its tuner's
+// checkpoints, on host memory, where the MPI's own collective is right; any call where Phase 1
+// found nothing to combine or this process has no edge; and every call on a communicator the
+// library does not manage. Such a call goes to the MPI past
+// everything else of the library, the MPI checking its arguments (but NULL buffers, which take the
+// full way): a few loads and compares, where prepare() takes the shape's whole record and the
+// trial's callbacks. Empty for every other call, which prepare() takes.
+struct SettledNative {
+    bool settled = false;
+    TopoState* state = nullptr;  // null: a communicator the library does not manage
+    AutoTuner* tuner = nullptr;  // whose checkpoint counts the call
+    std::size_t out_edges = 0;   // the messages the call sends
+    explicit operator bool() const { return settled; }
+};
+SettledNative settled_native(const CallArgs& args, Form form);
+
+// Counts a call settled native once the MPI returned err for it: an erroneous call counts nowhere,
+// as in prepare(), where the checks come before anything is counted.
+inline void count_settled_native(const SettledNative& settled, Collective collective, Form form, int err) {
+    if (err != MPI_SUCCESS || settled.state == nullptr) return;
+    if (settled.tuner != nullptr) settled.tuner->count_native(collective, form);
+    settled.state->stats.count_native_call(settled.out_edges);
+}
+
 // MPI_SUCCESS with call.state set when the library runs the call; MPI_SUCCESS with it null
 // when native MPI must; otherwise the error the call fails with (already raised).
 int prepare(const CallArgs& args, Form form, PreparedCall& call);

@@ -33,18 +33,6 @@ bool arrays_missing(const SideArgs& side, int degree) {
     return side.counts == nullptr || displs_missing || (side.layout == Layout::typed && side.types == nullptr);
 }
 
-int type_size(MPI_Datatype type) {
-    int size = 0;
-    PMPI_Type_size(type, &size);
-    return size;
-}
-
-bool predefined(MPI_Datatype type) {
-    int integers = 0, addresses = 0, datatypes = 0, combiner = MPI_COMBINER_NAMED;
-    PMPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner);
-    return combiner == MPI_COMBINER_NAMED;
-}
-
 // A communicator whose errors return: the probe below must not trip the caller's handler.
 MPI_Comm quiet_self() {
     static std::once_flag once;
@@ -58,7 +46,7 @@ MPI_Comm quiet_self() {
 
 // There is no query for it: MPI_Pack of nothing checks the datatype as a send of it would.
 bool uncommitted(MPI_Datatype type) {
-    if (predefined(type)) return false;
+    if (named_type(type)) return false;
     char none = 0;
     int position = 0;
     return PMPI_Pack(&none, 0, type, &none, 0, &position, quiet_self()) != MPI_SUCCESS;
@@ -69,7 +57,7 @@ bool uncommitted(MPI_Datatype type) {
 // unless the datatype places its data at absolute addresses (MPI_BOTTOM).
 bool null_block(const void* base, MPI_Aint offset, int count, MPI_Datatype type) {
     if (count <= 0 || reinterpret_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(offset) != 0) return false;
-    if (predefined(type)) return true;
+    if (named_type(type)) return true;
     MPI_Aint true_lb = 0, true_extent = 0;
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     return type_size(type) > 0 && true_lb == 0;
@@ -143,8 +131,8 @@ int check_call(const CallArgs& args, int indegree, int outdegree) {
 
 int check_library_call(const CallArgs& args, int indegree, int outdegree) {
     if (args.collective == Collective::alltoall) {
-        const long long send_bytes = 1LL * type_size(args.send.type) * args.send.count;
-        const long long recv_bytes = 1LL * type_size(args.recv.type) * args.recv.count;
+        const long long send_bytes = static_cast<long long>(type_size(args.send.type)) * args.send.count;
+        const long long recv_bytes = static_cast<long long>(type_size(args.recv.type)) * args.recv.count;
         if (send_bytes != recv_bytes) return MPI_ERR_TRUNCATE;
     }
     if (const int err = check_side_committed(args.send, outdegree); err != MPI_SUCCESS) return err;

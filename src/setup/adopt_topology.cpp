@@ -4,7 +4,9 @@
 #include "pattern/message_cost.h"
 #include "schedule/combining_plan.h"
 #include "schedule/global_plan.h"
+#include "schedule/local_copy.h"
 #include "schedule/mpi_features.h"
+#include "src/base/device_memory.h"
 #include "src/base/log.h"
 #include "src/communicator/classic_topologies.h"
 #include "src/communicator/topo_state.h"
@@ -204,6 +206,8 @@ struct Phase1Opening {
     // By kind of blocks (block_kind), the size class of the largest block any process called
     // before Phase 1, -1 for a kind not called.
     std::array<int, 2> largest_called{-1, -1};
+    // Some process passed device memory in a call before Phase 1.
+    bool device_called = false;
     // The maximum of every process's GridSurvey::of where survey_grids, else empty.
     std::vector<int> grid_maximum;
 };
@@ -224,6 +228,7 @@ std::optional<Phase1Opening> open_phase1(const TopoState& state, bool survey_gri
     std::vector<int> maximum;
     for (const double largest : state.decisions.largest_called())
         maximum.push_back(largest < 0 ? -1 : size_class(static_cast<std::size_t>(largest)));
+    maximum.push_back(state.decisions.device_called() ? 1 : 0);
     if (survey_grids) {
         const std::vector<int> survey = GridSurvey(participation(state)).of(state.topology->graph);
         maximum.insert(maximum.end(), survey.begin(), survey.end());
@@ -231,7 +236,9 @@ std::optional<Phase1Opening> open_phase1(const TopoState& state, bool survey_gri
     if (allreduce_progressing(maximum.data(), static_cast<int>(maximum.size()), MPI_INT, MPI_MAX,
                               state.agreement_comm()) != MPI_SUCCESS)
         return std::nullopt;
-    return Phase1Opening{.largest_called = {maximum[0], maximum[1]}, .grid_maximum = {maximum.begin() + 2, maximum.end()}};
+    return Phase1Opening{.largest_called = {maximum[0], maximum[1]},
+                         .device_called = maximum[2] != 0,
+                         .grid_maximum = {maximum.begin() + 3, maximum.end()}};
 }
 
 // Auto mode: the block sizes Phase 1 plans for, by kind of blocks (block_kind): up to the
@@ -403,6 +410,7 @@ struct CreationAgreement {
     bool settings_agree = false;
     bool edges_agree = false;     // every edge is listed by both its ends, or Phase 1 would wait forever
     bool idle_somewhere = false;  // some process has no edge
+    bool gpu_somewhere = false;   // some process uses a GPU (device_runtime_in_use)
     bool complete_graph = false;  // every process lists every other once each way (global_plan.h)
     std::uint64_t fingerprint = 0;  // the sum of every edge's: the graph's, for the rules file
 };
@@ -413,7 +421,7 @@ struct CreationAgreement {
 // then the flags, each 1 after the reduction where some process raised it.
 class MaxAgreement {
 public:
-    enum Flag { no_edge, not_complete, flag_count };
+    enum Flag { no_edge, not_complete, gpu_in_use, flag_count };
 
     MaxAgreement(std::vector<int> settings, std::array<bool, flag_count> flags) : settings_(settings.size()) {
         buffer_ = std::move(settings);
@@ -439,7 +447,7 @@ CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const L
     std::vector<int> settings = schedule_shaping_values(config);
     settings.push_back(rules_digest(config.rules));
     MaxAgreement maxima(std::move(settings), {graph.sources.empty() && graph.destinations.empty(),
-                                              !complete_vertex(graph, size)});
+                                              !complete_vertex(graph, size), device_runtime_in_use()});
     // Unsigned, so that the sums wrap: the out-edges' less the in-edges', and the out-edges'.
     std::uint64_t sums[2] = {0, 0};
     for (const int destination : graph.destinations) {
@@ -452,6 +460,7 @@ CreationAgreement agree_at_creation(MPI_Comm comm, const Config& config, const L
     return {.settings_agree = maxima.settings_agree(),
             .edges_agree = sums[0] == 0,
             .idle_somewhere = maxima.raised_somewhere(MaxAgreement::no_edge),
+            .gpu_somewhere = maxima.raised_somewhere(MaxAgreement::gpu_in_use),
             .complete_graph = !maxima.raised_somewhere(MaxAgreement::not_complete),
             .fingerprint = sums[1]};
 }
@@ -526,6 +535,7 @@ void count_creation(TopoState& state, Topology& topology, const Renumbering& ren
 void keep_agreement(TopoState& state, std::shared_ptr<Topology> topology, const CreationAgreement& agreed) {
     state.created.idle = topology->graph.sources.empty() && topology->graph.destinations.empty();
     state.created.idle_somewhere = agreed.idle_somewhere;
+    state.created.gpu_somewhere = agreed.gpu_somewhere;
     topology->complete_graph = agreed.complete_graph;
     topology->fingerprint = agreed.fingerprint;
     state.topology = std::move(topology);
@@ -537,6 +547,13 @@ void keep_agreement(TopoState& state, std::shared_ptr<Topology> topology, const 
 int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topology) {
     if (state.created.idle) return MPI_SUCCESS;
     const bool auto_mode = state.created.config.mode == NBRCOMB_MODE_AUTO;
+    // Where a process uses a GPU, calls on device memory and on host memory may meet in one call,
+    // and nothing later could agree them without a message: the MPI takes every call (route_call).
+    if (state.created.gpu_somewhere) {
+        if (auto_mode) start_trials(state);  // with no candidate
+        log_rank0(LogLevel::info, "a process uses a GPU: every call of this communicator is left to the MPI");
+        return MPI_SUCCESS;
+    }
     if (auto_mode && state.created.config.lazy > 0) {
         state.decisions.defer_phase1(state.created.config.lazy);
         return MPI_SUCCESS;
@@ -557,6 +574,7 @@ int plan_now_or_when_due(MPI_Comm topo_comm, TopoState& state, Topology& topolog
 int adopt_topology(MPI_Comm topo_comm, const Config& config, const Renumbering& renumbering,
                    double reorder_seconds) {
     if (topo_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    prepare_local_copies();
     auto state = std::make_shared<TopoState>();
     state->created.config = settings_here(config);
     const std::shared_ptr<Topology> topology = read_topology(topo_comm);
@@ -582,9 +600,9 @@ void complete_duplicate(MPI_Comm dup) {
 }
 
 void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
-                         std::size_t largest_block) {
+                         std::size_t largest_block, bool on_device) {
     if (state.created.idle || !state.decisions.phase1_pending()) return;
-    switch (state.decisions.call_before_phase1(collective, form, size_class, largest_block)) {
+    switch (state.decisions.call_before_phase1(collective, form, size_class, largest_block, on_device)) {
     case AutoDecisions::Before::settled_native_now: count_decisions(state); return;
     case AutoDecisions::Before::settled_native:
     case AutoDecisions::Before::waiting: return;
@@ -597,9 +615,13 @@ void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collec
     // opening's reduction tells them so.
     const std::optional<Phase1Opening> opening = open_phase1(state, needs_grids(state.created.config.mode));
     if (!opening) return;
-    auto topology = std::make_shared<Topology>(*state.topology);
-    build_plans(state, *topology, started, *opening);
-    state.topology = std::move(topology);
+    if (!opening->device_called) {
+        auto topology = std::make_shared<Topology>(*state.topology);
+        build_plans(state, *topology, started, *opening);
+        state.topology = std::move(topology);
+    } else {
+        log_rank0(LogLevel::info, "auto: device memory before Phase 1: every call of this communicator is left to the MPI");
+    }
     start_trials(state);
 }
 

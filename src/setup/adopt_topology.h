@@ -29,8 +29,10 @@ void complete_duplicate(MPI_Comm dup);
 // rule keeps its shape native, and in the call that reaches it (or a persistent collective's init)
 // runs Phase 1 and finds whether combining is a candidate. Collective over the processes that have
 // edges when Phase 1 runs; a process without edges counts nothing and joins nothing.
-// largest_block: the call's largest block on this process.
+// largest_block: the call's largest block on this process; on_device: whether its buffers are
+// device memory here. Where some process's counted call was, Phase 1 plans nothing, alike on every
+// process: the MPI takes every call.
 void run_phase1_when_due(MPI_Comm topo_comm, TopoState& state, Collective collective, Form form, int size_class,
-                         std::size_t largest_block);
+                         std::size_t largest_block, bool on_device);
 
 }  // namespace nbrcomb::detail

@@ -14,7 +14,6 @@
 #include "src/shims/export.h"
 #include "src/shims/report.h"
 
-#include <tuple>
 
 using namespace nbrcomb::detail;
 
@@ -108,36 +107,36 @@ NBRCOMB_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int ind
 }
 
 // The neighborhood collectives, every form of each line of neighbor_collectives.def. The core
-// takes the call's arguments as CallArgs; the caller's own stay with them for the MPI's function,
-// where the core leaves the call to it.
+// takes the call's arguments as CallArgs; the MPI's function with the caller's own arguments
+// goes with them as a lambda (native_args), which the core calls where it leaves the call to
+// the MPI: on the native route, inlined here.
 
 namespace {
 
-template <class Original>
-const Original& original(const CallArgs& args) {
-    return *static_cast<const Original*>(args.native_args);
+template <class CallMpi>
+const CallMpi& call_mpi_of(const CallArgs& args) {
+    return *static_cast<const CallMpi*>(args.native_args);
 }
 
-template <auto pmpi, class Original>
-int blocking(CallArgs args, const Original& caller) {
-    args.native_args = &caller;
-    return enter_blocking(args, [](const CallArgs& a) { return std::apply(pmpi, original<Original>(a)); });
+template <class CallMpi>
+int blocking(CallArgs args, const CallMpi& call_mpi) {
+    args.native_args = &call_mpi;
+    return enter_blocking(args, [](const CallArgs& a) { return call_mpi_of<CallMpi>(a)(); });
 }
 
-template <auto pmpi, class Original>
-int nonblocking(CallArgs args, const Original& caller, MPI_Request* request) {
-    args.native_args = &caller;
-    return enter_nonblocking(args, request, [](const CallArgs& a, MPI_Request* r) {
-        return std::apply([r](auto... arguments) { return pmpi(arguments..., r); }, original<Original>(a));
-    });
+template <class CallMpi>
+int nonblocking(CallArgs args, const CallMpi& call_mpi, MPI_Request* request) {
+    args.native_args = &call_mpi;
+    return enter_nonblocking(args, request,
+                             [](const CallArgs& a, MPI_Request* r) { return call_mpi_of<CallMpi>(a)(r); });
 }
 
 #if MPI_VERSION >= 4
-template <auto pmpi, class Original>
-int persistent(CallArgs args, const Original& caller, MPI_Info info, MPI_Request* request) {
-    args.native_args = &caller;
+template <class CallMpi>
+int persistent(CallArgs args, const CallMpi& call_mpi, MPI_Info info, MPI_Request* request) {
+    args.native_args = &call_mpi;
     return enter_persistent(args, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-        return std::apply([i, r](auto... arguments) { return pmpi(arguments..., i, r); }, original<Original>(a));
+        return call_mpi_of<CallMpi>(a)(i, r);
     });
 }
 #endif
@@ -147,8 +146,9 @@ int persistent(CallArgs args, const Original& caller, MPI_Info info, MPI_Request
 #if MPI_VERSION >= 4
 #define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)                                                          \
     NBRCOMB_EXPORT int MPI_Neighbor_##name##_init(NBRCOMB_UNPAREN parameters, MPI_Info info, MPI_Request* request) { \
-        return persistent<PMPI_Neighbor_##name##_init>(name##_args names, std::tuple{NBRCOMB_UNPAREN names}, info,  \
-                                                       request);                                                  \
+        return persistent(name##_args names, [=](MPI_Info i, MPI_Request* r) {                                    \
+            return PMPI_Neighbor_##name##_init(NBRCOMB_UNPAREN names, i, r);                                      \
+        }, info, request);                                                                                        \
     }
 #else
 #define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)
@@ -156,10 +156,11 @@ int persistent(CallArgs args, const Original& caller, MPI_Info info, MPI_Request
 
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, parameters, large_count_parameters, names, kinds)                  \
     NBRCOMB_EXPORT int MPI_Neighbor_##name(NBRCOMB_UNPAREN parameters) {                                          \
-        return blocking<PMPI_Neighbor_##name>(name##_args names, std::tuple{NBRCOMB_UNPAREN names});              \
+        return blocking(name##_args names, [=] { return PMPI_Neighbor_##name names; });                           \
     }                                                                                                             \
     NBRCOMB_EXPORT int MPI_Ineighbor_##name(NBRCOMB_UNPAREN parameters, MPI_Request* request) {                   \
-        return nonblocking<PMPI_Ineighbor_##name>(name##_args names, std::tuple{NBRCOMB_UNPAREN names}, request); \
+        return nonblocking(name##_args names,                                                                     \
+                           [=](MPI_Request* r) { return PMPI_Ineighbor_##name(NBRCOMB_UNPAREN names, r); }, request); \
     }                                                                                                             \
     NBRCOMB_PERSISTENT_SHIM(name, parameters, names)
 #include "src/base/neighbor_collectives.def"

@@ -4,6 +4,7 @@
 // after one atomic load.
 #include "src/base/error_handler.h"
 #include "src/communicator/progress_engine.h"
+#include "src/progress/mpi_progress_hook.h"
 #include "src/route/persistent_collective.h"
 #include "src/shims/export.h"
 
@@ -14,17 +15,19 @@ using namespace nbrcomb::detail;
 
 namespace {
 
-// Blocks until test says done: in the MPI once no library operation is in flight, before that
-// by advancing them and testing in turn. When the only one in flight is awaited, it runs to its
-// end blocking in the MPI, which is cheaper than polling.
+// Blocks until test says done: in the MPI once no library operation is in flight, or where the
+// MPI advances them itself (mpi_progress_hook.h); else by advancing them and testing in turn. When
+// the only one in flight is awaited, it runs to its end blocking in the MPI, which is cheaper than
+// polling.
 template <class Test, class Wait>
 int wait_until(std::span<const MPI_Request> awaited, bool may_finish_sole, Test test, Wait wait) {
     for (;;) {
-        if (!operations_in_flight()) return wait();
+        if (!operations_in_flight() || mpi_progresses_library()) return wait();
         if (may_finish_sole && finish_sole_operation(awaited)) continue;
         progress_operations();
         int done = 0;
         if (const int err = test(done); err != MPI_SUCCESS || done) return err;
+        let_other_threads_run();
     }
 }
 

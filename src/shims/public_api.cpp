@@ -66,7 +66,6 @@ NBRCOMB_EXPORT int(nbrcomb_comm_stats)(MPI_Comm comm, nbrcomb_stats* stats) {
 NBRCOMB_EXPORT int nbrcomb_comm_reset_stats(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
-    const auto counters = state->stats.lock();
-    *counters = after_reset(*counters);
+    state->stats.reset();
     return MPI_SUCCESS;
 }

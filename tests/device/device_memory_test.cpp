@@ -7,6 +7,8 @@
 
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <string>
 #include <thread>
@@ -95,6 +97,55 @@ TEST(StandinCuda, marked_device_range_is_device_memory_and_the_rest_host) {
     int on_stack = 0;
     EXPECT_FALSE(is_device_memory(&on_stack));
     EXPECT_FALSE(is_device_memory(nullptr));
+}
+
+// The library's hook of the memory map is linked into this test (CMakeLists.txt), so the stand-in's
+// mappings and this test's reach it as a program's would.
+void map_and_unmap_a_page() {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    void* mapped = mmap(nullptr, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mapped, MAP_FAILED);
+    munmap(mapped, page);
+}
+
+TEST(StandinCuda, a_host_answer_is_remembered_until_the_memory_map_changes) {
+    ASSERT_TRUE(mark_cuda_memory()) << "the stand-in libcuda.so.1 is not on LD_LIBRARY_PATH";
+    const auto queries = standin_function<decltype(standin_cuda_queries)>("libcuda.so.1", "standin_cuda_queries");
+    const auto answer_in = standin_function<decltype(standin_cuda_answer_in)>("libcuda.so.1", "standin_cuda_answer_in");
+    ASSERT_NE(queries, nullptr);
+    ASSERT_NE(answer_in, nullptr);
+    answer_in(100000);  // 0.1 ms a question: asking on every call would show in the count and the time
+    std::vector<char> host(bytes);
+    EXPECT_FALSE(is_device_memory(host.data()));
+    const unsigned long long asked = queries();
+    for (int call = 0; call < 10000; ++call) EXPECT_FALSE(is_device_memory(host.data()));
+    EXPECT_EQ(queries(), asked) << "the driver was asked again about a host buffer it had answered";
+    map_and_unmap_a_page();
+    EXPECT_FALSE(is_device_memory(host.data()));
+    EXPECT_EQ(queries(), asked + 1) << "the memory map changed, so the driver is asked again";
+    answer_in(0);
+}
+
+TEST(StandinCuda, device_answers_are_asked_each_time) {
+    ASSERT_TRUE(mark_cuda_memory()) << "the stand-in libcuda.so.1 is not on LD_LIBRARY_PATH";
+    const auto queries = standin_function<decltype(standin_cuda_queries)>("libcuda.so.1", "standin_cuda_queries");
+    ASSERT_NE(queries, nullptr);
+    const unsigned long long asked = queries();
+    EXPECT_TRUE(is_device_memory(device.data()));
+    EXPECT_TRUE(is_device_memory(device.data()));
+    EXPECT_EQ(queries(), asked + 2);
+}
+
+TEST(StandinCuda, host_memory_that_becomes_device_memory_is_seen) {
+    ASSERT_TRUE(mark_cuda_memory()) << "the stand-in libcuda.so.1 is not on LD_LIBRARY_PATH";
+    const auto mark_device =
+        standin_function<decltype(standin_cuda_mark_device)>("libcuda.so.1", "standin_cuda_mark_device");
+    ASSERT_NE(mark_device, nullptr);
+    // Kept for the life of the process: the stand-in reports it as device memory from now on.
+    static std::vector<char> later(bytes);
+    EXPECT_FALSE(is_device_memory(later.data()));
+    mark_device(later.data(), bytes);  // maps as a driver does, which the hook sees
+    EXPECT_TRUE(is_device_memory(later.data()));
 }
 
 TEST(StandinHipRocm5, types_are_read_in_rocm5_numbering) { check_hip_numbering(50700000); }

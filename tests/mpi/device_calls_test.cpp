@@ -7,7 +7,6 @@
 #include "topologies.h"
 #include "tests/device/standin.h"
 
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -24,12 +23,7 @@ std::vector<int>& device_buffer(int which) {
 }
 
 bool mark_as_device(const std::vector<int>& buffer) {
-    void* driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (driver == nullptr) return false;
-    const auto mark = reinterpret_cast<decltype(&standin_cuda_mark_device)>(dlsym(driver, "standin_cuda_mark_device"));
-    if (mark == nullptr) return false;
-    mark(buffer.data(), buffer.size() * sizeof(int));
-    return true;
+    return standin_mark_device(buffer.data(), buffer.size() * sizeof(int));
 }
 
 // Blocking and nonblocking alltoall of one int per edge from send into recv; its error class.

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
+
 #include <ctime>
 #include <sstream>
 #include <string>
@@ -68,7 +70,14 @@ public:
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
+    // NBRCOMB_TEST_THREAD_LEVEL=multiple: the tests run threads that call MPI at once (threads_test).
+    const char* level = std::getenv("NBRCOMB_TEST_THREAD_LEVEL");
+    if (level != nullptr && std::string_view(level) == "multiple") {
+        int provided = MPI_THREAD_SINGLE;
+        MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
     testing::InitGoogleTest(&argc, argv);
 
     int rank = 0;
