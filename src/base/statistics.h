@@ -63,7 +63,7 @@ public:
     void reset();
 
 private:
-    // First, in the communicator's state's line after its native route (topo_state.h).
+    // First, in the line of the communicator's native route (communicator/topo_state.h).
     std::atomic<unsigned long long> native_calls_{0};
     std::atomic<unsigned long long> native_call_messages_{0};
     mutable std::mutex mutex_;

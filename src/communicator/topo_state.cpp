@@ -149,7 +149,7 @@ const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
     if (last.comm == comm && last.generation == generation) return last.box;
     const StateBox* box = find_box(comm);
     last = {comm, box, box != nullptr ? box->get() : nullptr, generation,
-            box != nullptr ? (*box)->native_route : NativeRoute{}};
+            box != nullptr ? (*box)->native_route : NativeRoute{}, MPI_DATATYPE_NULL, 0};
     return box;
 }
 

@@ -116,11 +116,11 @@ struct CreationSettled {
 // the native route's test needs no line of the state itself, which the MPI's own work between two
 // calls pushes out of the cache.
 struct NativeRoute {
-    std::uint8_t forms = 0;               // a bit per form open
-    bool every_shape_native = false;      // this process has no edge, or Phase 1 planned nothing
-    bool shape_by_block = false;          // a uniform call's shape is its block's size class
-    std::size_t out_edges = 0;            // the messages a native call sends, for the statistics
-    AutoTuner* tuner = nullptr;           // whose checkpoints count the calls
+    AutoTuner* tuner = nullptr;       // whose checkpoints count the calls
+    std::uint32_t out_edges = 0;      // the messages a native call sends, for the statistics
+    std::uint8_t forms = 0;           // a bit per form open
+    bool every_shape_native = false;  // this process has no edge, or Phase 1 planned nothing
+    bool shape_by_block = false;      // a uniform call's shape is its block's size class
 };
 
 struct TopoState {
@@ -147,7 +147,9 @@ struct TopoState {
     bool awaiting_setup = false;
     std::uint64_t sequence = 0;  // operations started on this communicator
     CallCache<PlannedCall> schedules;
-    NativeRoute native_route;
+    // A line of its own, with the counters of native calls that open the statistics after it: the
+    // one line of the state a call on the native route writes.
+    alignas(64) NativeRoute native_route;
     CommStatistics stats;
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;
@@ -197,7 +199,12 @@ struct alignas(64) RememberedState {  // one cache line
     TopoState* state;
     std::uint64_t generation;  // states_changed when remembered
     NativeRoute route;         // state->native_route when remembered or refreshed
+    // The last named type whose size a call asked for here (route/call_args.h: type_size), and
+    // its size, 0 for none: in the same line as the rest the native route reads.
+    MPI_Datatype named_type;
+    int named_size;
 };
+static_assert(sizeof(RememberedState) == 64, "what the native route reads of a thread's lookup is one cache line");
 [[gnu::tls_model("initial-exec")]] extern thread_local constinit RememberedState remembered_state;
 
 // What this thread remembers of comm, refreshed if it remembered another; nullptr if the library

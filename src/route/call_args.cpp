@@ -120,12 +120,13 @@ bool named_type(MPI_Datatype type) {
     return combiner == MPI_COMBINER_NAMED;
 }
 
-[[gnu::tls_model("initial-exec")]] constinit thread_local NamedSize last_named_size{};
-
 std::size_t asked_type_size(MPI_Datatype type) {
     int size = 0;
     PMPI_Type_size(type, &size);
-    if (size > 0 && named_type(type)) last_named_size = {type, size};
+    if (size > 0 && named_type(type)) {
+        remembered_state.named_type = type;
+        remembered_state.named_size = size;
+    }
     return static_cast<std::size_t>(size);
 }
 

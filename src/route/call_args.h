@@ -3,6 +3,7 @@
 
 #include "schedule/call_cache.h"
 #include "schedule/schedule.h"
+#include "src/communicator/topo_state.h"
 #include "src/base/vocabulary.h"
 
 #include <optional>
@@ -53,21 +54,17 @@ void append_call_key(const CallArgs& args, int indegree, int outdegree, CallKey&
 // Whether type is named: predefined by the MPI, never freed.
 bool named_type(MPI_Datatype type);
 
-// The last named type whose size a thread asked for: a named type's size never changes and no
-// program frees one, so it is kept (initial-exec: a load where each call would ask the MPI); a
+// The size of a named type is kept in the thread's remembered lookup (communicator/topo_state.h),
+// as it never changes and no program frees one: a load where each call would ask the MPI. A
 // derived type's handle may be freed and come back for another type, so its size is asked each
 // time (asked_type_size).
-struct NamedSize {
-    MPI_Datatype type;
-    int size;
-};
-[[gnu::tls_model("initial-exec")]] extern thread_local constinit NamedSize last_named_size;
 std::size_t asked_type_size(MPI_Datatype type);
 
 // The bytes of one element of a committed type.
 inline std::size_t type_size(MPI_Datatype type) {
-    const NamedSize& last = last_named_size;
-    return last.size > 0 && last.type == type ? static_cast<std::size_t>(last.size) : asked_type_size(type);
+    const RememberedState& last = remembered_state;
+    return last.named_size > 0 && last.named_type == type ? static_cast<std::size_t>(last.named_size)
+                                                           : asked_type_size(type);
 }
 
 // allgather and alltoall: the bytes of every block of the call (all processes' blocks are the

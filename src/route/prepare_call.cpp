@@ -133,7 +133,7 @@ void open_native_route(Form form, TopoState& state) {
     const Topology& topology = *state.topology;
     route.every_shape_native = state.created.idle || state.created.gpu_somewhere || !state.decisions.has_candidate();
     route.shape_by_block = !topology.relays_across_components;
-    route.out_edges = topology.graph.destinations.size();
+    route.out_edges = static_cast<std::uint32_t>(topology.graph.destinations.size());
     route.tuner = state.decisions.tuner();
     route.forms = static_cast<std::uint8_t>(route.forms | form_bit(form));
 }
