@@ -169,13 +169,20 @@ int Execution::probe_pending(Advance how) {
 }
 
 int Execution::complete_round(Advance how, bool& complete) {
-    statuses_.resize(requests_.size());
+    // Open MPI (4.1, 5.0) completes a persistent request that failed, a truncated receive, with
+    // MPI_SUCCESS from MPI_Testall and MPI_Waitall and its error in the status alone: the statuses
+    // start as successes, so one that says otherwise after a success is that error.
+    MPI_Status success{};
+    success.MPI_ERROR = MPI_SUCCESS;
+    statuses_.assign(requests_.size(), success);
     const int count = static_cast<int>(requests_.size());
     int flag = 1;
     const int err = how == Advance::wait ? PMPI_Waitall(count, requests_.data(), statuses_.data())
                                          : PMPI_Testall(count, requests_.data(), &flag, statuses_.data());
     if (err != MPI_SUCCESS) return err == MPI_ERR_IN_STATUS ? first_failure() : err;
     complete = flag != 0;
+    if (complete)
+        if (const int failure = first_failure(); failure != MPI_ERR_IN_STATUS) return failure;
     return MPI_SUCCESS;
 }
 

@@ -9,6 +9,20 @@
 
 #include <mpi.h>
 
+// MPI-4.0's persistent collectives, MPI_Neighbor_*_init among them, which Open MPI 5.0 has under
+// their standard names while it still reports MPI 3.1; and MPI-4.0's large-count forms
+// (MPI_Neighbor_*_c), which it has not.
+#if MPI_VERSION >= 4 || (defined(OMPI_MAJOR_VERSION) && OMPI_MAJOR_VERSION >= 5)
+#define NBRCOMB_MPI_PERSISTENT_COLLECTIVES 1
+#else
+#define NBRCOMB_MPI_PERSISTENT_COLLECTIVES 0
+#endif
+#if MPI_VERSION >= 4
+#define NBRCOMB_MPI_LARGE_COUNT 1
+#else
+#define NBRCOMB_MPI_LARGE_COUNT 0
+#endif
+
 namespace nbrcomb::detail {
 
 #ifdef NBRCOMB_SMPI

@@ -3,6 +3,7 @@
 // issue, from the one list of collectives of src/base/neighbor_collectives.def.
 #pragma once
 
+#include "schedule/mpi_features.h"
 #include "src/shims/export.h"
 
 #include <mpi.h>
@@ -31,7 +32,8 @@ inline constexpr const char* collective_names[] = {
 
 inline const char* collective_name(Collective collective) { return collective_names[static_cast<int>(collective)]; }
 
-// blocking: MPI_Neighbor_*; nonblocking: MPI_Ineighbor_*; persistent: MPI_Neighbor_*_init (MPI-4).
+// blocking: MPI_Neighbor_*; nonblocking: MPI_Ineighbor_*; persistent: MPI_Neighbor_*_init (MPI-4,
+// Open MPI 5.0).
 enum class Form { blocking, nonblocking, persistent };
 inline const char* form_name(Form form) {
     constexpr const char* names[] = {"blocking", "nonblocking", "persistent"};
@@ -41,8 +43,8 @@ inline const char* form_name(Form form) {
 // The names as tests print them (found by argument-dependent lookup).
 inline const char* name_of(Collective collective) { return collective_name(collective); }
 inline const char* name_of(Form form) { return form_name(form); }
-inline constexpr bool has_persistent_collectives = MPI_VERSION >= 4;
-inline constexpr bool has_large_count_forms = MPI_VERSION >= 4;
+inline constexpr bool has_persistent_collectives = NBRCOMB_MPI_PERSISTENT_COLLECTIVES;
+inline constexpr bool has_large_count_forms = NBRCOMB_MPI_LARGE_COUNT;
 
 // library: MPI_*, which the library intercepts where it is linked or preloaded. native: PMPI_*.
 enum class Path { library, native };
@@ -80,7 +82,7 @@ struct NeighborArguments {
 #define NBRCOMB_ISSUE(function, names, ...) \
     (library ? MPI_##function(NBRCOMB_UNPAREN names __VA_OPT__(, ) __VA_ARGS__) \
              : PMPI_##function(NBRCOMB_UNPAREN names __VA_OPT__(, ) __VA_ARGS__))
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_LARGE_COUNT
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, int_parameters, large_count_parameters, names, kinds)           \
     case Collective::name:                                                                                    \
         if constexpr (large) {                                                                                \
@@ -96,6 +98,15 @@ struct NeighborArguments {
             case Form::persistent: return NBRCOMB_ISSUE(Neighbor_##name##_init, names, info, request);        \
             }                                                                                                 \
         }                                                                                                     \
+        break;
+#elif NBRCOMB_MPI_PERSISTENT_COLLECTIVES
+#define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, int_parameters, large_count_parameters, names, kinds)    \
+    case Collective::name:                                                                             \
+        switch (form) {                                                                                \
+        case Form::blocking: return NBRCOMB_ISSUE(Neighbor_##name, names);                             \
+        case Form::nonblocking: return NBRCOMB_ISSUE(Ineighbor_##name, names, request);                \
+        case Form::persistent: return NBRCOMB_ISSUE(Neighbor_##name##_init, names, info, request);     \
+        }                                                                                              \
         break;
 #else
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, int_parameters, large_count_parameters, names, kinds) \

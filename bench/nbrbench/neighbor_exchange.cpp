@@ -1,3 +1,4 @@
+#include "schedule/mpi_features.h"
 #include "nbrbench/neighbor_exchange.h"
 
 #include <algorithm>
@@ -40,7 +41,7 @@ int call_global(const calls::NeighborArguments<>& a, Collective collective, Form
         if (form == Form::nonblocking)
             return MPI_Iallgather(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
                                   request);
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         return MPI_Allgather_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
                                   MPI_INFO_NULL, request);
 #endif
@@ -52,7 +53,7 @@ int call_global(const calls::NeighborArguments<>& a, Collective collective, Form
         if (form == Form::nonblocking)
             return MPI_Iallgatherv(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcounts, a.displs,
                                    a.recvtype, a.comm, request);
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         return MPI_Allgatherv_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcounts, a.displs,
                                    a.recvtype, a.comm, MPI_INFO_NULL, request);
 #endif
@@ -63,7 +64,7 @@ int call_global(const calls::NeighborArguments<>& a, Collective collective, Form
         if (form == Form::nonblocking)
             return MPI_Ialltoall(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
                                  request);
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         return MPI_Alltoall_init(a.sendbuf, a.sendcount, a.sendtype, a.recvbuf, a.recvcount, a.recvtype, a.comm,
                                  MPI_INFO_NULL, request);
 #endif
@@ -75,7 +76,7 @@ int call_global(const calls::NeighborArguments<>& a, Collective collective, Form
         if (form == Form::nonblocking)
             return MPI_Ialltoallv(a.sendbuf, a.sendcounts, a.sdispls, a.sendtype, a.recvbuf, a.recvcounts, a.rdispls,
                                   a.recvtype, a.comm, request);
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         return MPI_Alltoallv_init(a.sendbuf, a.sendcounts, a.sdispls, a.sendtype, a.recvbuf, a.recvcounts,
                                   a.rdispls, a.recvtype, a.comm, MPI_INFO_NULL, request);
 #endif
@@ -87,7 +88,7 @@ int call_global(const calls::NeighborArguments<>& a, Collective collective, Form
         if (form == Form::nonblocking)
             return MPI_Ialltoallw(a.sendbuf, a.sendcounts, a.sdispls, a.sendtypes, a.recvbuf, a.recvcounts,
                                   a.rdispls, a.recvtypes, a.comm, request);
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         return MPI_Alltoallw_init(a.sendbuf, a.sendcounts, a.sdispls, a.sendtypes, a.recvbuf, a.recvcounts,
                                   a.rdispls, a.recvtypes, a.comm, MPI_INFO_NULL, request);
 #endif

@@ -1,3 +1,4 @@
+#include "schedule/mpi_features.h"
 #include "src/call/library_entry.h"
 
 #include "src/base/error_handler.h"
@@ -31,7 +32,7 @@ int enter_library_nonblocking(const CallArgs& args, MPI_Request* request, Native
     return guarded(args, [&] { return start_neighbor_collective(args, request, native); });
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 int enter_persistent(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native) {
     return guarded(args, [&] { return init_neighbor_collective(args, info, request, native); });
 }

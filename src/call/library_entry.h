@@ -2,6 +2,7 @@
 // the library's core; no exception gets past it.
 #pragma once
 
+#include "schedule/mpi_features.h"
 #include "src/call/neighbor_collective.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/progressing_wait.h"
@@ -36,7 +37,7 @@ int enter_nonblocking(const CallArgs& args, MPI_Request* request, Native native)
     }
     return enter_library_nonblocking(args, request, native);
 }
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 int enter_persistent(const CallArgs& args, MPI_Info info, MPI_Request* request, NativeInit native);
 #endif
 

@@ -8,6 +8,7 @@
 //                                     addresses), with ierror optional (null when absent)
 //   MPICH (mpif.h, the mpi module and mpi_f08's collectives call the C MPI_ functions):
 //     mpi_x_f08_                      the mpi_f08 module's other calls, those without buffers
+#include "schedule/mpi_features.h"
 #include "src/fortran/fortran_arguments.h"
 #include "src/shims/export.h"
 

@@ -1,5 +1,6 @@
 // The MPI_* entry points the library intercepts. Each is a thin shim: it passes its arguments
 // to one C++ core and lets no exception out; everything else of MPI is untouched.
+#include "schedule/mpi_features.h"
 #include "src/base/best_effort.h"
 #include "src/call/library_entry.h"
 #include "src/call/neighbor_collective.h"
@@ -131,7 +132,7 @@ int nonblocking(CallArgs args, const CallMpi& call_mpi, MPI_Request* request) {
                              [](const CallArgs& a, MPI_Request* r) { return call_mpi_of<CallMpi>(a)(r); });
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 template <class CallMpi>
 int persistent(CallArgs args, const CallMpi& call_mpi, MPI_Info info, MPI_Request* request) {
     args.native_args = &call_mpi;
@@ -143,7 +144,7 @@ int persistent(CallArgs args, const CallMpi& call_mpi, MPI_Info info, MPI_Reques
 
 }  // namespace
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 #define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)                                                          \
     NBRCOMB_EXPORT int MPI_Neighbor_##name##_init(NBRCOMB_UNPAREN parameters, MPI_Info info, MPI_Request* request) { \
         return persistent(name##_args names, [=](MPI_Info i, MPI_Request* r) {                                    \

@@ -3,9 +3,10 @@
 // call fits in an int, the call is the int form's and runs through the same core. A call with a
 // larger value, or on a communicator the library does not manage, is the MPI's own, with the
 // caller's arguments.
+#include "schedule/mpi_features.h"
 #include <mpi.h>
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_LARGE_COUNT
 
 #include "src/base/statistics.h"
 #include "src/call/library_entry.h"

@@ -1,6 +1,6 @@
 ! The five neighborhood collectives from Fortran, blocking and nonblocking, on distributed graphs
 ! built unweighted and weighted with MPI_Dist_graph_create_adjacent and with MPI_Dist_graph_create;
-! with an MPI-4 MPI (-DNBRCOMB_MPI_4) also a persistent alltoallv, started twice. Then an alltoall
+! with an MPI-4 MPI (-DNBRCOMB_PERSISTENT_COLLECTIVES) also a persistent alltoallv, started twice. Then an alltoall
 ! on a Cartesian ring made by MPI_Cart_create and MPI_Cart_sub.
 ! Every value received is compared with the one its sender put in, computed here from the
 ! sender, the receiver and the element, so a run natively and one through the library check the
@@ -38,7 +38,7 @@ program neighbor_collectives
     end function
   end interface
 
-#if defined(NBRCOMB_MPI_4)
+#if defined(NBRCOMB_PERSISTENT_COLLECTIVES)
   integer, parameter :: last_form = 3, collectives_per_comm = 12
 #else
   integer, parameter :: last_form = 1, collectives_per_comm = 10
@@ -281,7 +281,7 @@ contains
           end select
           call check(ierr == MPI_SUCCESS, 'nonblocking collective')
           call check(requests(1) == MPI_REQUEST_NULL, 'request freed')
-#if defined(NBRCOMB_MPI_4)
+#if defined(NBRCOMB_PERSISTENT_COLLECTIVES)
         else
           if (form == 2) then
             call MPI_Neighbor_alltoallv_init(send, scounts, sdispls, MPI_INTEGER, recv, rcounts, rdispls, &

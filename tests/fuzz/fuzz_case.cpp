@@ -677,12 +677,14 @@ CaseSpec draw_case(std::uint64_t seed, int index, int size, const DrawOptions& o
 
     const int op_count = random.chance(1, 2) ? 1 : random.between(2, 4);
     spec.two_comms = op_count > 1 && random.chance(1, 4);
-    if (spec.form != Form::blocking && random.below(100) < options.early_free_percent)
+    const bool may_run_native_nonblocking = spec.may_run_natively || auto_mode;
+    const bool types_must_live = spec.form == Form::persistent && may_run_native_nonblocking &&
+                                 native_quirks.crashes_when_persistent_types_freed;
+    if (spec.form != Form::blocking && random.below(100) < options.early_free_percent && !types_must_live)
         spec.early_free = random.chance(1, 2) ? EarlyFree::duplicates : EarlyFree::remade;
     const bool nonblocking = spec.form == Form::nonblocking;
     spec.mixed_forms = nonblocking && op_count > 1 && random.chance(1, 3);
     spec.barriers = spec.form != Form::persistent && op_count > 1 && random.chance(1, 4);
-    const bool may_run_native_nonblocking = spec.may_run_natively || auto_mode;
     spec.free_comms_early = nonblocking && random.chance(1, 4) &&
                             !(may_run_native_nonblocking && native_quirks.crashes_when_comm_freed_in_flight);
     std::vector<Collective> collectives(std::begin(calls::all_collectives), std::end(calls::all_collectives));

@@ -18,6 +18,9 @@ struct NativeQuirks {
     // A nonblocking neighborhood collective crashes when its communicator is freed while it is in
     // flight (the progress engine reads the freed topology).
     bool crashes_when_comm_freed_in_flight = false;
+    // A persistent neighborhood collective reads its datatypes at every start, though the program
+    // may free them once it is made (libnbc's persistent schedules hold no reference to them).
+    bool crashes_when_persistent_types_freed = false;
 };
 
 #ifdef MPICH_VERSION
@@ -26,9 +29,11 @@ struct NativeQuirks {
 inline constexpr NativeQuirks native_quirks{
     .wrong_on_repeated_edges = true, .wrong_on_alltoallw = true, .completing_several_fails_on_persistent = true};
 #else
-// Open MPI 4.1: its libnbc neighborhood collectives read the topology of a freed communicator
-// (mca_topo_base_neighbor_count, from ompi_coll_libnbc_progress).
-inline constexpr NativeQuirks native_quirks{.crashes_when_comm_freed_in_flight = true};
+// Open MPI 4.1 and 5.0: their libnbc neighborhood collectives read the topology of a freed
+// communicator (mca_topo_base_neighbor_count, from ompi_coll_libnbc_progress); 5.0's persistent
+// ones crash in MPI_Start once their datatypes are freed (opal_convertor_prepare_for_send).
+inline constexpr NativeQuirks native_quirks{.crashes_when_comm_freed_in_flight = true,
+                                            .crashes_when_persistent_types_freed = OMPI_MAJOR_VERSION >= 5};
 #endif
 
 }  // namespace nbrcomb::fuzz

@@ -7,6 +7,7 @@
 // NBRCOMB_MODE=pairs and NBRCOMB_THETA=1 (the library's schedules on every call), once in
 // auto mode with NBRCOMB_LAZY=1 (Phase 1 in the first call, then trials and decisions), and once
 // with NBRCOMB_MODE=aggregate on nodes of 2, once with NBRCOMB_MODE=dimwise.
+#include "schedule/mpi_features.h"
 #include "all_ranks.h"
 #include "collective_shapes.h"
 #include "datatypes.h"
@@ -155,7 +156,7 @@ TEST_P(RingsAndLines, blocks_meet_as_the_standard_says) {
         ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
         break;
     case Form::persistent:
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         ASSERT_EQ(MPI_Neighbor_alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, comm, MPI_INFO_NULL, &request),
                   MPI_SUCCESS);
         ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);

@@ -108,7 +108,7 @@ int wait(Path path, MPI_Request& request) {
     return path == Path::library ? MPI_Wait(&request, MPI_STATUS_IGNORE) : PMPI_Wait(&request, MPI_STATUS_IGNORE);
 }
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 int start(Path path, MPI_Request& request) { return path == Path::library ? MPI_Start(&request) : PMPI_Start(&request); }
 
 int free_request(Path path, MPI_Request& request) {
@@ -118,7 +118,7 @@ int free_request(Path path, MPI_Request& request) {
 
 template <class Count, class Displ>
 int start_twice(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
     MPI_Request request = MPI_REQUEST_NULL;
     if (const int err = call_with<Count, Displ>(path, Form::persistent, call, sendbuf, recvbuf, &request);
         err != MPI_SUCCESS)
@@ -153,7 +153,7 @@ int invoke_with(Path path, const Call& call, const void* sendbuf, void* recvbuf,
 }
 
 int invoke(Path path, const Call& call, const void* sendbuf, void* recvbuf, Outcome& outcome) {
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_LARGE_COUNT
     if (call.large_count) return invoke_with<MPI_Count, MPI_Aint>(path, call, sendbuf, recvbuf, outcome);
 #endif
     return invoke_with<int, int>(path, call, sendbuf, recvbuf, outcome);
@@ -555,7 +555,7 @@ Outcome fresh_buffers(const Call& call) { return {MPI_SUCCESS, call.send_bytes, 
 int start_library_call(const Call& call, Outcome& buffers, MPI_Request& request) {
     void* recvbuf = buffers.recv_bytes.data();
     const void* sendbuf = call.same_buffer ? recvbuf : buffers.send_bytes.data();
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_LARGE_COUNT
     if (call.large_count) return start_with<MPI_Count, MPI_Aint>(call, sendbuf, recvbuf, request);
 #endif
     return start_with<int, int>(call, sendbuf, recvbuf, request);

@@ -67,7 +67,7 @@ enum class Judgement {
 };
 
 // Open MPI 4.1 dereferences NULL recvcounts of allgatherv, and its MPI_Ineighbor_allgatherv
-// does not check them for negative counts; MPICH 4.0 dereferences MPI_IN_PLACE and every NULL
+// does not check them for negative counts, nor do Open MPI 5.0's persistent forms; MPICH 4.0 dereferences MPI_IN_PLACE and every NULL
 // array, and its persistent forms check no count and, after a truncation, leave messages
 // behind that a later communicator with the recycled context receives.
 Judgement judgement([[maybe_unused]] Fault fault, [[maybe_unused]] Collective collective,
@@ -77,6 +77,7 @@ Judgement judgement([[maybe_unused]] Fault fault, [[maybe_unused]] Collective co
 #endif
     if (fault == Fault::truncation) return Judgement::fails_with_native;
 #ifdef OPEN_MPI
+    if (form == Form::persistent && fault == Fault::negative_count) return Judgement::fails_alone;
     if (collective == Collective::allgatherv && !send_side &&
         (fault == Fault::null_counts || (fault == Fault::negative_count && form == Form::nonblocking)))
         return Judgement::fails_alone;

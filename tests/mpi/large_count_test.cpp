@@ -1,6 +1,7 @@
 // The large-count forms of MPI-4 (MPI_Neighbor_*_c, MPI_Ineighbor_*_c, MPI_Neighbor_*_init_c)
 // give what native MPI's give, byte for byte, in all three forms, run by the library's schedules;
 // a count past the range of int goes to native MPI.
+#include "schedule/mpi_features.h"
 #include "all_ranks.h"
 #include "collective_shapes.h"
 #include "differential.h"
@@ -58,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, LargeCount,
                              return std::get<0>(info.param).name + "_" + name_of(std::get<1>(info.param));
                          });
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_LARGE_COUNT
 // A count past INT_MAX of a type without data moves nothing: native MPI's call, not the
 // library's, which takes counts in int.
 TEST(LargeCount, counts_past_int_go_to_native) {

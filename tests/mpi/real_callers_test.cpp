@@ -7,6 +7,7 @@
 //   collective, a constructor) while an operation it relays for others is in flight
 //   (blocked_caller_test.cpp).
 // Every call must finish with the bytes native MPI gives.
+#include "schedule/mpi_features.h"
 #include "all_ranks.h"
 #include "differential.h"
 #include "mode_cases.h"
@@ -130,7 +131,7 @@ public:
                                 counts_in_.data(), displs_in_.data(), MPI_INT, comm_);
         if (mine != native) return "ineighbor_alltoallv differs";
 
-#if MPI_VERSION >= 4
+#if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
         std::ranges::fill(mine, -1);
         std::ranges::fill(native, -1);
         MPI_Neighbor_alltoall_init(send.data(), units_, MPI_INT, mine.data(), units_, MPI_INT, comm_, MPI_INFO_NULL,
