@@ -1,10 +1,11 @@
 ! The five neighborhood collectives from Fortran, blocking and nonblocking, on distributed graphs
 ! built unweighted and weighted with MPI_Dist_graph_create_adjacent and with MPI_Dist_graph_create;
-! with an MPI-4 MPI (-DNBRCOMB_PERSISTENT_COLLECTIVES) also a persistent alltoallv, started twice. Then an alltoall
+! with an MPI that has them (-DNBRCOMB_PERSISTENT_COLLECTIVES) also a persistent alltoallv, started twice. Then an alltoall
 ! on a Cartesian ring made by MPI_Cart_create and MPI_Cart_sub.
 ! Every value received is compared with the one its sender put in, computed here from the
 ! sender, the receiver and the element, so a run natively and one through the library check the
-! same thing. With the argument "library", the library must have run every call.
+! same thing. With the argument "library", the library must have run every call; with "counted",
+! it must have counted every call, whichever way it ran (auto mode leaves some to the MPI).
 !
 ! Built once per binding: -DNBRCOMB_USE_MPI_F08 (use mpi_f08), -DNBRCOMB_USE_MPI (use mpi), or
 ! neither (include 'mpif.h').
@@ -36,6 +37,12 @@ program neighbor_collectives
       integer(c_int), value :: comm
       integer(c_long_long) :: library_calls
     end function
+    ! The calls it counted on comm, its own and those it left to the MPI.
+    function counted_calls(comm) bind(C, name="nbrcomb_test_counted_calls")
+      import :: c_int, c_long_long
+      integer(c_int), value :: comm
+      integer(c_long_long) :: counted_calls
+    end function
   end interface
 
 #if defined(NBRCOMB_PERSISTENT_COLLECTIVES)
@@ -47,7 +54,7 @@ program neighbor_collectives
   integer, allocatable :: sources(:), destinations(:), weights(:)
   HANDLE(MPI_Comm) :: graph, grid, ring, dup
   integer :: left, right, cart_send(2), cart_recv(2)
-  logical :: through_library
+  logical :: through_library, counted
   character(len=16) :: argument
 
   call MPI_Init(ierr)
@@ -55,6 +62,7 @@ program neighbor_collectives
   call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
   call get_command_argument(1, argument)
   through_library = argument == 'library'
+  counted = argument == 'counted'
 
   ! Every other rank, then this one (a self-loop): a complete graph, where pairs combine.
   allocate(sources(nprocs), destinations(nprocs), weights(nprocs))
@@ -80,6 +88,9 @@ program neighbor_collectives
     call run_collectives(graph, 100 * form, form /= 1)
     if (through_library) then
       call check(library_calls(HANDLE_VALUE(graph)) == collectives_per_comm, 'library calls')
+    end if
+    if (counted) then
+      call check(counted_calls(HANDLE_VALUE(graph)) == collectives_per_comm, 'calls counted')
     end if
     call MPI_Comm_free(graph, ierr)
   end do

@@ -104,6 +104,32 @@ TEST(AutoMode, every_collective_and_form_matches_native_through_trial_and_decisi
 // estimate or its own trial. Where a candidate relays blocks through processes of other connected
 // components (aggregation, grids), one decision holds for every size, so that every process takes
 // the same route, and the count stays.
+// MPI_Neighbor_alltoallv_init with the default settings and with pairs forced: native's bytes,
+// and the calls counted whichever way they ran: each start of an operation the library runs, and
+// the init of one it leaves to the MPI (a process without edges here), whose starts are the MPI's.
+TEST(AutoMode, persistent_alltoallv_is_counted_with_default_and_forced_settings) {
+    if (!has_persistent_collectives) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+    const TypeCatalog catalog;
+    for (const Hints& hints : {Hints{{"nbrcomb_mode", "auto"}}, pairs_hints}) {
+        const Comm comm = create_dist_graph(MPI_COMM_WORLD, complete_digraph(size_of(MPI_COMM_WORLD)), {.hints = hints});
+        for (int round = 0; round < 3; ++round) {
+            Call call = make_call(Collective::alltoallv, comm, catalog, {.types = &catalog.pair("int"), .units = 2});
+            call.form = Form::persistent;
+            nbrcomb_stats before{}, after{};
+            ASSERT_EQ(comm_stats(comm, before), MPI_SUCCESS);
+            const Outcome library = run(Path::library, call);
+            ASSERT_EQ(comm_stats(comm, after), MPI_SUCCESS);
+            EXPECT_EQ(library.code, MPI_SUCCESS);
+            // run() starts a persistent call twice.
+            const bool library_ran = after.calls > before.calls;
+            EXPECT_EQ((after.calls + after.native_calls) - (before.calls + before.native_calls), library_ran ? 2u : 1u)
+                << hints[0].second << ", round " << round;
+            if (hints == pairs_hints && size_of(MPI_COMM_WORLD) > 1) EXPECT_TRUE(library_ran) << "pairs, round " << round;
+            EXPECT_TRUE(expect_matches_native(call, hints[0].second, Expect::any_route));
+        }
+    }
+}
+
 TEST(AutoMode, sizes_are_decided_apart) {
     if (!expect_library_loaded()) return;
     const Comm comm =
