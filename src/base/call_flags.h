@@ -7,6 +7,16 @@
 #include <cstddef>
 #include <cstdint>
 
+// The thread-locals every call reads: initial-exec, a load rather than a call to __tls_get_addr,
+// as the library is loaded with the program (LD_PRELOAD or linking); under SMPI, which loads a
+// copy of the program and its libraries for every simulated process, the static TLS those would
+// take runs out, so there they keep the default model.
+#ifdef NBRCOMB_SMPI
+#define NBRCOMB_HOT_THREAD_LOCAL thread_local
+#else
+#define NBRCOMB_HOT_THREAD_LOCAL [[gnu::tls_model("initial-exec")]] thread_local
+#endif
+
 namespace nbrcomb::detail {
 
 struct alignas(64) CallFlags {

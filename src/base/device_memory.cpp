@@ -155,14 +155,14 @@ bool ask_runtime(Runtime asked, const void* address) {
 // generation (memory_map_changed), which empties every thread's answers at once. The allocator's
 // own unmapping (glibc's free calls munmap inside libc) is not seen, but what comes at the
 // address next as device memory is mapped by the driver, which is. Device answers are not kept:
-// such a call goes to the MPI, whose own copy costs far more than a question. Initial-exec: a
-// load, not a call to __tls_get_addr.
+// such a call goes to the MPI, whose own copy costs far more than a question. A hot thread-local
+// (call_flags.h).
 struct HostAnswer {
     std::uintptr_t address;
     std::uint64_t generation;  // of the memory map when answered; 0 never matches
 };
 constexpr std::size_t host_answers = 16;  // a program's send and receive buffers, a few of each
-[[gnu::tls_model("initial-exec")]] thread_local std::array<HostAnswer, host_answers> answered{};
+NBRCOMB_HOT_THREAD_LOCAL std::array<HostAnswer, host_answers> answered{};
 std::atomic<std::uint64_t> memory_generation{1};
 
 HostAnswer& answer_slot(std::uintptr_t address) {

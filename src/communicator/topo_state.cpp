@@ -141,7 +141,7 @@ void count_decisions(TopoState& state) {
     stats->auto_estimate = decisions.decided_by(Source::estimate);
 }
 
-[[gnu::tls_model("initial-exec")]] constinit thread_local RememberedState remembered_state{};
+NBRCOMB_HOT_THREAD_LOCAL constinit RememberedState remembered_state{};
 
 const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
     RememberedState& last = remembered_state;

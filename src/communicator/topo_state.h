@@ -190,9 +190,8 @@ const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm);
 // The last communicator a thread asked about, with its state and a copy of its native route, or
 // none where the library does not manage it: stale once call_flags.states_changed (states attached and freed,
 // from 1) moves, as a freed communicator's handle may come back for another. Zero, and so stale,
-// until the first answer. Initial-exec, so that reading it is a load rather than a call to
-// __tls_get_addr (the library is loaded with the program, by LD_PRELOAD or by linking); here, so
-// that the native route's lookup is a few inlined loads and compares.
+// until the first answer. A hot thread-local (base/call_flags.h), here, so that the native route's
+// lookup is a few inlined loads and compares.
 struct alignas(64) RememberedState {  // one cache line
     MPI_Comm comm;
     const std::shared_ptr<TopoState>* box;  // null: not managed
@@ -205,7 +204,7 @@ struct alignas(64) RememberedState {  // one cache line
     int named_size;
 };
 static_assert(sizeof(RememberedState) == 64, "what the native route reads of a thread's lookup is one cache line");
-[[gnu::tls_model("initial-exec")]] extern thread_local constinit RememberedState remembered_state;
+NBRCOMB_HOT_THREAD_LOCAL extern constinit RememberedState remembered_state;
 
 // What this thread remembers of comm, refreshed if it remembered another; nullptr if the library
 // does not manage comm.
