@@ -161,12 +161,14 @@ struct HostAnswer {
     std::uintptr_t address;
     std::uint64_t generation;  // of the memory map when answered; 0 never matches
 };
-constexpr std::size_t host_answers = 16;  // a program's send and receive buffers, a few of each
-NBRCOMB_HOT_THREAD_LOCAL std::array<HostAnswer, host_answers> answered{};
+// Eight sets of two: a call's send and receive buffers, often a few bytes apart, each keep theirs.
+constexpr std::size_t answer_sets = 8;
+NBRCOMB_HOT_THREAD_LOCAL std::array<std::array<HostAnswer, 2>, answer_sets> answered{};
 std::atomic<std::uint64_t> memory_generation{1};
 
-HostAnswer& answer_slot(std::uintptr_t address) {
-    return answered[((address >> 6) ^ (address >> 16)) % host_answers];
+std::array<HostAnswer, 2>& answer_set(std::uintptr_t address) {
+    // Fibonacci hashing of the 16-byte granule: neighboring buffers land in different sets.
+    return answered[((address >> 4) * 0x9e3779b97f4a7c15ULL) >> 61];
 }
 
 }  // namespace
@@ -174,11 +176,13 @@ HostAnswer& answer_slot(std::uintptr_t address) {
 bool asks_device_runtime(const void* address) {
     if (address == nullptr) return false;
     const auto key = reinterpret_cast<std::uintptr_t>(address);
-    HostAnswer& slot = answer_slot(key);
+    std::array<HostAnswer, 2>& set = answer_set(key);
     const std::uint64_t generation = memory_generation.load(std::memory_order_acquire);
-    if (slot.address == key && slot.generation == generation) return false;
+    for (const HostAnswer& answer : set)
+        if (answer.address == key && answer.generation == generation) return false;
     const bool device = ask_runtime(runtime.load(std::memory_order_acquire), address);
-    if (!device) slot = {key, generation};
+    // The newest answer first, the one before it second: the older one goes.
+    if (!device) set = {HostAnswer{key, generation}, set[0]};
     return device;
 }
 

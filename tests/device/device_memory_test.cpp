@@ -126,6 +126,27 @@ TEST(StandinCuda, a_host_answer_is_remembered_until_the_memory_map_changes) {
     answer_in(0);
 }
 
+TEST(StandinCuda, buffers_a_few_bytes_apart_are_each_remembered) {
+    ASSERT_TRUE(mark_cuda_memory()) << "the stand-in libcuda.so.1 is not on LD_LIBRARY_PATH";
+    const auto queries = standin_function<decltype(standin_cuda_queries)>("libcuda.so.1", "standin_cuda_queries");
+    ASSERT_NE(queries, nullptr);
+    // A call's send and receive buffers, as two small vectors are: every pair of 8-byte blocks of
+    // one allocation, the way they alternate in a program's calls.
+    std::vector<char> both(bytes);
+    for (std::size_t a = 0; a < 256; a += 8) {
+        for (std::size_t b = a + 8; b < a + 72; b += 8) {
+            EXPECT_FALSE(is_device_memory(both.data() + a));
+            EXPECT_FALSE(is_device_memory(both.data() + b));
+            const unsigned long long asked = queries();
+            for (int call = 0; call < 10; ++call) {
+                EXPECT_FALSE(is_device_memory(both.data() + a));
+                EXPECT_FALSE(is_device_memory(both.data() + b));
+            }
+            EXPECT_EQ(queries(), asked) << "blocks " << a << " and " << b << " apart evict each other";
+        }
+    }
+}
+
 TEST(StandinCuda, device_answers_are_asked_each_time) {
     ASSERT_TRUE(mark_cuda_memory()) << "the stand-in libcuda.so.1 is not on LD_LIBRARY_PATH";
     const auto queries = standin_function<decltype(standin_cuda_queries)>("libcuda.so.1", "standin_cuda_queries");
