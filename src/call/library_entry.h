@@ -21,7 +21,7 @@ int enter_blocking(const CallArgs& args, Native native) {
     if (const SettledNative settled = settled_native(args, Form::blocking)) {
         finish_before_blocking();  // the MPI's own collective blocks
         const int err = native(args);
-        count_settled_native(settled, args.collective, Form::blocking, err);
+        count_settled_native(settled, args, Form::blocking, err);
         return err;
     }
     return enter_library_blocking(args, native);
@@ -32,7 +32,7 @@ int enter_nonblocking(const CallArgs& args, MPI_Request* request, Native native)
     progress_operations();
     if (const SettledNative settled = settled_native(args, Form::nonblocking)) {
         const int err = native(args, request);
-        count_settled_native(settled, args.collective, Form::nonblocking, err);
+        count_settled_native(settled, args, Form::nonblocking, err);
         return err;
     }
     return enter_library_nonblocking(args, request, native);

@@ -157,6 +157,11 @@ SettledNative settled_native(const CallArgs& args, Form form) {
     return {true, found->state, route.tuner, route.out_edges};
 }
 
+bool passes_checks(const SettledNative& settled, const CallArgs& args) {
+    const Topology& topology = *settled.state->topology;
+    return check_call(args, topology.indegree(), topology.outdegree()) == MPI_SUCCESS;
+}
+
 int prepare(const CallArgs& args, Form form, PreparedCall& call) {
     if (args.comm == MPI_COMM_NULL) return MPI_SUCCESS;
     const std::shared_ptr<TopoState>* shared = find_shared_state(args.comm);

@@ -43,11 +43,14 @@ struct SettledNative {
 };
 SettledNative settled_native(const CallArgs& args, Form form);
 
-// Counts a call settled native once the MPI returned err for it: an erroneous call counts nowhere,
-// as in prepare(), where the checks come before anything is counted.
-inline void count_settled_native(const SettledNative& settled, Collective collective, Form form, int err) {
-    if (err != MPI_SUCCESS || settled.state == nullptr) return;
-    if (settled.tuner != nullptr) settled.tuner->count_native(collective, form);
+// Counts a call settled native once the MPI returned err for it, as prepare() counts every call
+// that passes its checks: a call whose arguments check_call refuses counts nowhere, one the MPI
+// failed later (a truncated message) counts, as it does on the processes whose part of it
+// succeeded. The checks run only after an error (passes_checks).
+bool passes_checks(const SettledNative& settled, const CallArgs& args);
+inline void count_settled_native(const SettledNative& settled, const CallArgs& args, Form form, int err) {
+    if (settled.state == nullptr || (err != MPI_SUCCESS && !passes_checks(settled, args))) return;
+    if (settled.tuner != nullptr) settled.tuner->count_native(args.collective, form);
     settled.state->stats.count_native_call(settled.out_edges);
 }
 
