@@ -2,6 +2,7 @@
 
 #include "schedule/datatype_facts.h"
 
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -31,10 +32,11 @@ int bytes_of(int count, MPI_Datatype type) {
 // The copy as a message from this process to itself, which the MPI's point-to-point engine
 // moves: where MPI_Pack or MPI_Unpack moved fewer bytes than the type map holds (MPICH 4.0.2
 // does for some derived types once many have been made and freed), the receive's datatype
-// engine still places every byte. Callers hold the progress engine, so no other copy runs
-// meanwhile on the same tag.
+// engine still places every byte. Copies may run at once (threads, or a copy inside the MPI's
+// progress during another's Sendrecv), so each takes a tag of its own.
 int copy_by_message(const void* from, const Block& from_block, void* to, const Block& to_block) {
-    constexpr int tag = 0;
+    static std::atomic<unsigned> copies{0};
+    const int tag = static_cast<int>(copies.fetch_add(1, std::memory_order_relaxed) % 32768);
     return PMPI_Sendrecv(from, from_block.count, from_block.type, 0, tag, to, to_block.count, to_block.type, 0, tag,
                          own_self(), MPI_STATUS_IGNORE);
 }

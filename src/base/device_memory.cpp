@@ -20,6 +20,8 @@ constexpr unsigned cu_memorytype_host = 1;
 // CUdeviceptr is an integer of pointer size; CUcontext a pointer.
 using CuPointerGetAttribute = int (*)(void* data, int attribute, std::uintptr_t address);
 using CuCtxGetCurrent = int (*)(void** context);
+using CuDeviceGetCount = int (*)(int* count);
+using CuDevicePrimaryCtxGetState = int (*)(int device, unsigned* flags, int* active);
 
 constexpr int hip_success = 0;
 // hipPointerAttribute_t, alike in ROCm 5 and 6 but for the numbering of its type.
@@ -47,6 +49,8 @@ enum class Runtime { not_looked_for, none, cuda, hip };
 // Set once by find_runtime, before runtime publishes which of them to use.
 CuPointerGetAttribute cu_pointer_get_attribute = nullptr;
 CuCtxGetCurrent cu_ctx_get_current = nullptr;
+CuDeviceGetCount cu_device_get_count = nullptr;
+CuDevicePrimaryCtxGetState cu_device_primary_ctx_get_state = nullptr;
 HipPointerGetAttributes hip_pointer_get_attributes = nullptr;
 HipGetLastError hip_get_last_error = nullptr;
 bool hip_numbering_6 = false;
@@ -92,6 +96,9 @@ bool find_cuda() {
     }
     cu_pointer_get_attribute = get_attribute;
     cu_ctx_get_current = reinterpret_cast<CuCtxGetCurrent>(dlsym(library, "cuCtxGetCurrent"));
+    cu_device_get_count = reinterpret_cast<CuDeviceGetCount>(dlsym(library, "cuDeviceGetCount"));
+    cu_device_primary_ctx_get_state =
+        reinterpret_cast<CuDevicePrimaryCtxGetState>(dlsym(library, "cuDevicePrimaryCtxGetState"));
     return true;
 }
 
@@ -188,15 +195,37 @@ bool asks_device_runtime(const void* address) {
 
 void memory_map_changed() { memory_generation.fetch_add(1, std::memory_order_acq_rel); }
 
+namespace {
+
+// A CUDA context on the calling thread, or any device's primary context active (the runtime API's,
+// made by another thread or before this one's current context was set). Every query fails before
+// cuInit: no GPU in use.
+bool cuda_in_use() {
+    void* context = nullptr;
+    if (cu_ctx_get_current != nullptr && cu_ctx_get_current(&context) == cuda_success && context != nullptr)
+        return true;
+    int devices = 0;
+    if (cu_device_get_count == nullptr || cu_device_primary_ctx_get_state == nullptr ||
+        cu_device_get_count(&devices) != cuda_success)
+        return false;
+    for (int device = 0; device < devices; ++device) {
+        unsigned flags = 0;
+        int active = 0;
+        if (cu_device_primary_ctx_get_state(device, &flags, &active) == cuda_success && active != 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
 bool device_runtime_in_use() {
     switch (looked_for_runtime()) {
-    case Runtime::cuda: {
-        // Fails before cuInit; no context until the program has chosen a device.
-        void* context = nullptr;
-        return cu_ctx_get_current != nullptr && cu_ctx_get_current(&context) == cuda_success && context != nullptr;
-    }
+    case Runtime::cuda:
+        return cuda_in_use();
     case Runtime::hip:
-        return true;  // loaded by the program itself (find_hip)
+        // Loaded by the program or by its MPI (a ROCm-aware one loads it for every job): the
+        // library cannot tell them apart, and takes it as in use.
+        return true;
     case Runtime::not_looked_for:
     case Runtime::none:
         break;

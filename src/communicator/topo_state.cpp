@@ -143,18 +143,32 @@ void count_decisions(TopoState& state) {
 
 NBRCOMB_HOT_THREAD_LOCAL constinit RememberedState remembered_state{};
 
+namespace {
+
+// The state's native route as far as it is published: the forms first (acquire), then the facts,
+// which were written before any form opened.
+NativeRoute published_route(const TopoState& state) {
+    const std::uint8_t forms = state.native_route_forms.load(std::memory_order_acquire);
+    if (forms == 0) return {};
+    NativeRoute route = state.native_route;
+    route.forms = forms;
+    return route;
+}
+
+}  // namespace
+
 const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
     RememberedState& last = remembered_state;
     const std::uint64_t generation = call_flags.states_changed.load(std::memory_order_acquire);
     if (last.comm == comm && last.generation == generation) return last.box;
     const StateBox* box = find_box(comm);
     last = {comm, box, box != nullptr ? box->get() : nullptr, generation,
-            box != nullptr ? (*box)->native_route : NativeRoute{}, MPI_DATATYPE_NULL, 0};
+            box != nullptr ? published_route(**box) : NativeRoute{}, MPI_DATATYPE_NULL, 0};
     return box;
 }
 
 void refresh_remembered_route(const TopoState& state) {
-    if (remembered_state.state == &state) remembered_state.route = state.native_route;
+    if (remembered_state.state == &state) remembered_state.route = published_route(state);
 }
 
 int attach_state(MPI_Comm comm, std::shared_ptr<TopoState> state) {

@@ -118,7 +118,7 @@ struct CreationSettled {
 struct NativeRoute {
     AutoTuner* tuner = nullptr;       // whose checkpoints count the calls
     std::uint32_t out_edges = 0;      // the messages a native call sends, for the statistics
-    std::uint8_t forms = 0;           // a bit per form open
+    std::uint8_t forms = 0;           // a bit per form open; in the state, native_route_forms
     bool every_shape_native = false;  // this process has no edge, or Phase 1 planned nothing
     bool shape_by_block = false;      // a uniform call's shape is its block's size class
 };
@@ -150,6 +150,7 @@ struct TopoState {
     // A line of its own, with the counters of native calls that open the statistics after it: the
     // one line of the state a call on the native route writes.
     alignas(64) NativeRoute native_route;
+    std::atomic<std::uint8_t> native_route_forms{0};  // its forms, published after its facts
     CommStatistics stats;
     std::set<int> reserved_tags;  // first tags of the persistent operations alive
     OperationPool operations;

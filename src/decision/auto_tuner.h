@@ -240,7 +240,7 @@ private:
     static std::size_t pair_index(Collective collective, Form form) {
         return static_cast<std::size_t>(static_cast<int>(collective) * form_count + static_cast<int>(form));
     }
-    // Sets what pass_native reads of a shape: whether it is decided native.
+    // Sets what decided_native reads of a shape: whether it is decided native.
     void mark_native(Collective collective, Form form, int size_class, bool native);
     // Counts a call of the collective and form; whether it is at a checkpoint.
     bool at_checkpoint(Collective collective, Form form);

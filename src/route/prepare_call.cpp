@@ -128,14 +128,21 @@ bool native_route_opens(Form form, const TopoState& state) {
 
 std::uint8_t form_bit(Form form) { return static_cast<std::uint8_t>(1U << static_cast<int>(form)); }
 
+// The route's facts are written once, before its first form opens, and never change after;
+// the forms are published last (native_route_forms, release), so that another thread's copy of
+// the route (find_shared_state) that sees a form open sees the facts too.
 void open_native_route(Form form, TopoState& state) {
-    NativeRoute& route = state.native_route;
-    const Topology& topology = *state.topology;
-    route.every_shape_native = state.created.idle || state.created.gpu_somewhere || !state.decisions.has_candidate();
-    route.shape_by_block = !topology.relays_across_components;
-    route.out_edges = static_cast<std::uint32_t>(topology.graph.destinations.size());
-    route.tuner = state.decisions.tuner();
-    route.forms = static_cast<std::uint8_t>(route.forms | form_bit(form));
+    const std::uint8_t open = state.native_route_forms.load(std::memory_order_acquire);
+    if ((open & form_bit(form)) != 0) return;
+    if (open == 0) {
+        NativeRoute& route = state.native_route;
+        const Topology& topology = *state.topology;
+        route.every_shape_native = state.created.idle || state.created.gpu_somewhere || !state.decisions.has_candidate();
+        route.shape_by_block = !topology.relays_across_components;
+        route.out_edges = static_cast<std::uint32_t>(topology.graph.destinations.size());
+        route.tuner = state.decisions.tuner();
+    }
+    state.native_route_forms.fetch_or(form_bit(form), std::memory_order_release);
 }
 
 }  // namespace
@@ -148,10 +155,11 @@ SettledNative settled_native(const CallArgs& args, Form form) {
     if (route.tuner != nullptr) route.tuner->prefetch_native(args.collective, form);
     if (!mpi_right_on_alltoallw && args.collective == Collective::alltoallw) return {};
     // The MPI checks the arguments as check_call does, but for NULL buffers, on which Open MPI's
-    // own collectives crash.
+    // own collectives crash. Device memory needs no check here: such a call goes to the MPI anyway.
     if (args.sendbuf == nullptr || args.recvbuf == nullptr) return {};
-    if (is_device_memory(args.sendbuf) || is_device_memory(args.recvbuf)) return {};
     if (route.every_shape_native) return {true, found->state, nullptr, route.out_edges};
+    // MPI_DATATYPE_NULL has no size to ask for; the full way fails the call on its communicator.
+    if (route.shape_by_block && args.send.type == MPI_DATATYPE_NULL) return {};
     const std::optional<std::size_t> uniform = route.shape_by_block ? uniform_block_bytes(args) : std::nullopt;
     if (!route.tuner->decided_native(args.collective, form, uniform ? size_class(*uniform) : -1)) return {};
     return {true, found->state, route.tuner, route.out_edges};
@@ -183,15 +191,17 @@ int prepare(const CallArgs& args, Form form, PreparedCall& call) {
                             uniform ? *uniform : largest_block(args, topology.indegree(), topology.outdegree()),
                             on_device);
     }
-    if (on_device) {
-        state.count_device_call();
-        return MPI_SUCCESS;
-    }
     // The form's native route opens where it may; this thread's copy follows (another thread may
     // have opened it, or this one remembered the state before it opened).
     if (native_route_opens(form, state)) open_native_route(form, state);
     refresh_remembered_route(state);
+    // A call on device memory counts toward the tuner's checkpoints, and joins one's agreement,
+    // as the others of its call do, whichever way theirs runs.
     const Choice choice = route_call(state, args, form);
+    if (on_device) {
+        state.count_device_call();
+        return MPI_SUCCESS;
+    }
     const Topology& topology = *state.topology;
     const bool reliable = native_reliable(args.collective, form, topology);
     // Where the MPI's own collective is missing or wrong, the native side is the library's one
