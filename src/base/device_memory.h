@@ -16,7 +16,8 @@ bool asks_device_runtime(const void* address);
 // memory (pinned or not), and for every address when no GPU runtime is present: the CUDA driver
 // if installed (libcuda.so.1), the HIP runtime if the program has loaded it (libamdhip64.so), HIP
 // first. The runtime is looked for at the first call. Asked for the send and the receive buffer of
-// every call: without a GPU runtime, the common case, an answer is a load and a branch, inlined; with
+// every call the library might run itself (not on the native route): without a GPU runtime, the
+// common case, an answer is a load and a branch, inlined; with
 // one, an address answered host before is answered again from memory, until the memory map changes
 // (memory_map_changed), where the runtime takes close to a microsecond after it is initialized.
 // Thread-safe.
