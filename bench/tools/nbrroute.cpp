@@ -1,10 +1,12 @@
 // nbrroute: what the library adds to the calls it leaves to the MPI, its native route. Two
 // communicators of one graph in one job: one made through MPI_ (the library adopts it and, with
 // its default settings, decides small calls on a small graph native), one through PMPI_ (the
-// library never sees it), called through PMPI_ as a program without the library would. Blocks of
-// back-to-back calls alternate between the two; per collective and form, each side's median block
-// time per call, the time the library adds and a verdict from the rank-sum test over the blocks
-// (bench/stats). Run it with libnbrcomb preloaded or linked:
+// library never sees it), called through PMPI_ as a program without the library would, on the
+// same buffers. Blocks of back-to-back calls alternate between the two, in pairs run one right
+// after the other; per collective and form, each side's median block time per call, the time the
+// library adds (the median over pairs of the library's block less the native one: the machine's
+// drift over a launch, which moves both blocks of a pair alike, cancels) and a verdict from the
+// rank-sum test over the blocks (bench/stats). Run it with libnbrcomb preloaded or linked:
 //   mpiexec -n 2 env LD_PRELOAD=libnbrcomb.so nbrroute [--degree D] [--calls N] [--blocks B] [--bytes S] [--only OPERATION]
 // Rows: every neighborhood collective blocking, nonblocking with MPI_Wait and with an MPI_Test
 // loop, persistent (MPI-4) with MPI_Start and MPI_Wait; and point-to-point with MPI_Waitall, whose
@@ -30,16 +32,19 @@ using nbrcomb::bench::median;
 using nbrcomb::bench::ring_neighbors;
 using Exchange = nbrcomb::bench::RingExchange;
 
+// Calls a side before a row's blocks: past auto mode's first decisions on a small graph.
+constexpr int warm_up_calls = 5000;
+
 struct Options {
-    int degree = 2, calls = 5000, blocks = 21, bytes = 4;
+    int degree = 2, calls = 1000, blocks = 101, bytes = 4;
     std::string only;  // one row's operation, or every row
 };
 
 constexpr const char* usage =
     "usage: nbrroute [--degree D] [--calls N] [--blocks B] [--bytes S] [--only OPERATION]\n"
     "  --degree D  neighbors each process lists each way, an even number (2)\n"
-    "  --calls N   calls back to back in a block (5000)\n"
-    "  --blocks B  blocks a side per row, alternating with the other side's (21)\n"
+    "  --calls N   calls back to back in a block (1000)\n"
+    "  --blocks B  blocks a side per row, alternating with the other side's (101)\n"
     "  --bytes S   bytes per block of a call (4)\n"
     "  --only OPERATION  one row, named as the output names it, e.g. \"allgather blocking\"\n";
 
@@ -66,10 +71,12 @@ Options parse(int argc, char** argv) {
     return options;
 }
 
-// One side of the comparison: its communicator and the path its calls take.
+// One side of the comparison: its communicator, the path its calls take and the arguments of
+// every collective over the communicator, on the buffers both sides share.
 struct Side {
     MPI_Comm comm;
     Path path;
+    NeighborArguments<> args;
 };
 
 int wait(Path path, MPI_Request* request) {
@@ -111,12 +118,12 @@ std::vector<Row> rows() {
 }
 
 // Sends one block to every neighbor and receives one from each, completed by MPI_Waitall.
-int point_to_point(const Side& side, Exchange& exchange, const std::vector<int>& neighbors, int bytes) {
+int point_to_point(const Side& side, const std::vector<int>& neighbors, int bytes) {
     std::vector<MPI_Request> requests(2 * neighbors.size());
     const bool library = side.path == Path::library;
     for (std::size_t i = 0; i < neighbors.size(); ++i) {
-        char* recv = exchange.recv.data() + i * static_cast<std::size_t>(bytes);
-        const char* send = exchange.send.data() + i * static_cast<std::size_t>(bytes);
+        char* recv = static_cast<char*>(side.args.recvbuf) + i * static_cast<std::size_t>(bytes);
+        const char* send = static_cast<const char*>(side.args.sendbuf) + i * static_cast<std::size_t>(bytes);
         // A neighbor listed as rank + step receives from rank - step: tag by the pair's index.
         const int tag = static_cast<int>(i ^ 1U);
         if (library) {
@@ -133,37 +140,35 @@ int point_to_point(const Side& side, Exchange& exchange, const std::vector<int>&
 }
 
 // Seconds per call of a block of calls back to back.
-double time_block(const Row& row, const Side& side, Exchange& exchange, const std::vector<int>& neighbors,
-                  const Options& options) {
+double time_block(const Row& row, const Side& side, const std::vector<int>& neighbors, int calls, int bytes) {
     MPI_Request request = MPI_REQUEST_NULL;
-    if (row.completion == Completion::start_wait)
-        exchange.args.call(side.path, row.collective, Form::persistent, &request);
+    if (row.completion == Completion::start_wait) side.args.call(side.path, row.collective, Form::persistent, &request);
     PMPI_Barrier(side.comm);
     const double start = PMPI_Wtime();
-    for (int call = 0; call < options.calls; ++call) {
+    for (int call = 0; call < calls; ++call) {
         int err = MPI_SUCCESS;
         switch (row.completion) {
-        case Completion::none: err = exchange.args.call(side.path, row.collective, Form::blocking); break;
+        case Completion::none: err = side.args.call(side.path, row.collective, Form::blocking); break;
         case Completion::wait:
-            err = exchange.args.call(side.path, row.collective, Form::nonblocking, &request);
+            err = side.args.call(side.path, row.collective, Form::nonblocking, &request);
             if (err == MPI_SUCCESS) err = wait(side.path, &request);
             break;
         case Completion::test:
-            err = exchange.args.call(side.path, row.collective, Form::nonblocking, &request);
+            err = side.args.call(side.path, row.collective, Form::nonblocking, &request);
             if (err == MPI_SUCCESS) err = test_until_done(side.path, &request);
             break;
         case Completion::start_wait:
             err = side.path == Path::library ? MPI_Start(&request) : PMPI_Start(&request);
             if (err == MPI_SUCCESS) err = wait(side.path, &request);
             break;
-        case Completion::point_to_point: err = point_to_point(side, exchange, neighbors, options.bytes); break;
+        case Completion::point_to_point: err = point_to_point(side, neighbors, bytes); break;
         }
         if (err != MPI_SUCCESS) {
             std::fprintf(stderr, "nbrroute: %s failed (%d)\n", row.name.c_str(), err);
             PMPI_Abort(MPI_COMM_WORLD, 1);
         }
     }
-    const double seconds = (PMPI_Wtime() - start) / options.calls;
+    const double seconds = (PMPI_Wtime() - start) / calls;
     if (row.completion == Completion::start_wait) {
         if (side.path == Path::library) MPI_Request_free(&request);
         else PMPI_Request_free(&request);
@@ -195,29 +200,29 @@ int main(int argc, char** argv) {
                                    MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &adopted);
     PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, neighbors.data(), MPI_UNWEIGHTED, degree, neighbors.data(),
                                     MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &unseen);
-    const Side library{adopted, Path::library}, native{unseen, Path::native};
-    Exchange library_exchange(adopted, degree, options.bytes), native_exchange(unseen, degree, options.bytes);
+    const Exchange exchange(adopted, degree, options.bytes);
+    Side library{adopted, Path::library, exchange.args}, native{unseen, Path::native, exchange.args};
+    native.args.comm = unseen;
     if (rank == 0)
         std::printf("# nbrroute: %d ranks, degree %d, %d B blocks, %d blocks of %d calls a side\n"
                     "operation,native_ns,library_ns,added_ns,ratio,verdict\n",
                     size, degree, options.bytes, options.blocks, options.calls);
     for (const Row& row : rows()) {
         if (!options.only.empty() && row.name != options.only) continue;
-        std::vector<double> on_library, on_native;
-        // A first block of each warms both up (and lets auto mode's first calls pass).
-        for (int block = -1; block < options.blocks; ++block) {
+        // A first block of each warms both up and lets auto mode's first calls pass.
+        for (const Side* side : {&library, &native}) time_block(row, *side, neighbors, warm_up_calls, options.bytes);
+        std::vector<double> on_library, on_native, added;
+        for (int block = 0; block < options.blocks; ++block) {
             const bool library_first = block % 2 == 0;
-            const double first = time_block(row, library_first ? library : native,
-                                            library_first ? library_exchange : native_exchange, neighbors, options);
-            const double second = time_block(row, library_first ? native : library,
-                                             library_first ? native_exchange : library_exchange, neighbors, options);
-            if (block < 0) continue;
-            (library_first ? on_library : on_native).push_back(first * 1e9);
-            (library_first ? on_native : on_library).push_back(second * 1e9);
+            const double first = time_block(row, library_first ? library : native, neighbors, options.calls, options.bytes);
+            const double second = time_block(row, library_first ? native : library, neighbors, options.calls, options.bytes);
+            on_library.push_back((library_first ? first : second) * 1e9);
+            on_native.push_back((library_first ? second : first) * 1e9);
+            added.push_back(on_library.back() - on_native.back());
         }
         const double library_ns = median(on_library), native_ns = median(on_native);
         if (rank == 0)
-            std::printf("%s,%.1f,%.1f,%.1f,%.3f,%s\n", row.name.c_str(), native_ns, library_ns, library_ns - native_ns,
+            std::printf("%s,%.1f,%.1f,%.1f,%.3f,%s\n", row.name.c_str(), native_ns, library_ns, median(added),
                         library_ns / native_ns, verdict(on_library, on_native));
     }
     PMPI_Comm_free(&unseen);
