@@ -58,6 +58,11 @@ public:
         native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) + out_edges,
                                     std::memory_order_relaxed);
     }
+    void uncount_native_call(std::size_t out_edges) {
+        native_calls_.store(native_calls_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) - out_edges,
+                                    std::memory_order_relaxed);
+    }
     nbrcomb_stats snapshot() const;
     // The counters as nbrcomb_comm_reset_stats leaves them.
     void reset();

@@ -57,7 +57,7 @@ int copy_state(MPI_Comm, int, void*, void* attribute_in, void* attribute_out, in
     // Where some process has no edge, the duplicate's private communicators cannot wait for a
     // later collective those processes may never enter.
     copy->awaiting_setup = original.created.idle_somewhere;
-    *copy->stats.lock() = for_duplicate(original.stats.snapshot());
+    *copy->stats.lock() = for_duplicate(original.statistics());
     // A duplicate shares the plans, or builds its own when its own calls reach NBRCOMB_LAZY;
     // its calls are its own, so it tries the call shapes afresh.
     copy->decisions.take_choices(original.decisions.choices());
@@ -89,7 +89,7 @@ StateBox* find_box(MPI_Comm comm) { return static_cast<StateBox*>(StateAttribute
 TopoState::~TopoState() {
     {
         std::lock_guard lock(ledger().mutex);
-        if (ledger().alive.erase(this) != 0) add(ledger().freed, stats.snapshot());
+        if (ledger().alive.erase(this) != 0) add(ledger().freed, statistics());
     }
     if (participants_comm != MPI_COMM_NULL) PMPI_Comm_free(&participants_comm);
     if (private_comm != MPI_COMM_NULL) PMPI_Comm_free(&private_comm);
@@ -107,6 +107,21 @@ int TopoState::next_tag() {
 void TopoState::count_device_call() {
     ++stats.lock()->device_calls;
     count_native_call();
+}
+
+nbrcomb_stats TopoState::statistics() const {
+    nbrcomb_stats counted = stats.snapshot();
+    if (const AutoTuner* tuner = decisions.tuner()) {
+        const std::uint64_t settled = tuner->settled_calls();
+        counted.native_calls += settled;
+        counted.native_call_messages += settled * topology->graph.destinations.size();
+    }
+    return counted;
+}
+
+void TopoState::reset_statistics() {
+    stats.reset();
+    if (AutoTuner* tuner = decisions.tuner()) tuner->reset_settled_calls();
 }
 
 int TopoState::reserve_tag() {
@@ -219,7 +234,7 @@ int ensure_private_comm(MPI_Comm comm, TopoState& state) {
 ProcessTotals process_totals() {
     std::lock_guard lock(ledger().mutex);
     ProcessTotals totals = ledger().freed;
-    for (const TopoState* state : ledger().alive) add(totals, state->stats.snapshot());
+    for (const TopoState* state : ledger().alive) add(totals, state->statistics());
     return totals;
 }
 

@@ -109,7 +109,7 @@ struct CreationSettled {
     bool gpu_somewhere = false;
 };
 
-// What the native route (route/prepare_call.h: settled_native) reads of a communicator.
+// What the native route (route/prepare_call.h: take_native_route) reads of a communicator.
 // prepare() fills it at a call of a form that finds auto mode past Phase 1, the communicator set
 // up and the MPI's own collective right for the form, and opens the form; all of it stays so
 // once it is. Each thread reads a copy kept with its remembered lookup (RememberedState), so that
@@ -148,7 +148,8 @@ struct TopoState {
     std::uint64_t sequence = 0;  // operations started on this communicator
     CallCache<PlannedCall> schedules;
     // A line of its own, with the counters of native calls that open the statistics after it: the
-    // one line of the state a call on the native route writes.
+    // one line of the state a call on the native route writes where auto mode has no tuner (a
+    // tuner counts such calls in its own line, AutoTuner::count_native).
     alignas(64) NativeRoute native_route;
     std::atomic<std::uint8_t> native_route_forms{0};  // its forms, published after its facts
     CommStatistics stats;
@@ -171,6 +172,10 @@ struct TopoState {
     // call's buffers are device memory, which the library leaves to the MPI.
     void count_native_call() { stats.count_native_call(topology->graph.destinations.size()); }
     void count_device_call();
+    // The counters, with the native route's calls that auto mode's tuner counted
+    // (AutoTuner::count_native); and reset as nbrcomb_comm_reset_stats leaves them.
+    nbrcomb_stats statistics() const;
+    void reset_statistics();
     // Where the library's reductions run: over the processes that take part in calls.
     MPI_Comm agreement_comm() const { return participants_comm != MPI_COMM_NULL ? participants_comm : private_comm; }
 };
@@ -211,7 +216,7 @@ NBRCOMB_HOT_THREAD_LOCAL extern constinit RememberedState remembered_state;
 // does not manage comm.
 inline const RememberedState* remembered(MPI_Comm comm) {
     const RememberedState& last = remembered_state;
-    if (last.comm == comm && last.generation == call_flags.states_changed.load(std::memory_order_acquire))
+    if (last.comm == comm && last.generation == call_flags.states_changed.load(std::memory_order_acquire)) [[likely]]
         return last.box != nullptr ? &last : nullptr;
     return find_shared_state(comm) == nullptr ? nullptr : &remembered_state;
 }

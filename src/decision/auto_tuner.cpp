@@ -150,6 +150,16 @@ void AutoTuner::mark_native(Collective collective, Form form, int size_class, bo
     shapes = static_cast<std::uint16_t>(native ? shapes | bit : shapes & ~bit);
 }
 
+std::uint64_t AutoTuner::settled_calls() const {
+    std::uint64_t calls = 0;
+    for (const Checkpoints& checkpoints : checkpoints_) calls += checkpoints.settled.load(std::memory_order_relaxed);
+    return calls;
+}
+
+void AutoTuner::reset_settled_calls() {
+    for (Checkpoints& checkpoints : checkpoints_) checkpoints.settled.store(0, std::memory_order_relaxed);
+}
+
 bool AutoTuner::at_checkpoint(Collective collective, Form form) {
     Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
     if (++checkpoints.calls != checkpoints.next) return false;

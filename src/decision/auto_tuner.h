@@ -17,6 +17,7 @@
 #include "src/base/vocabulary.h"
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -176,15 +177,30 @@ public:
     }
 
     // Whether the next call of this shape runs natively as decided, at no checkpoint: then it is
-    // the native route's, which counts it with count_native once the MPI has taken it, and
-    // choose() never sees it. A bit and a compare where choose() takes callbacks and the shape's
-    // whole record.
+    // the native route's, which counts it with count_native, and choose() never sees it. A bit
+    // and a compare where choose() takes callbacks and the shape's whole record.
     bool decided_native(Collective collective, Form form, int size_class) const {
         const std::size_t pair = pair_index(collective, form);
         const Checkpoints& checkpoints = checkpoints_[pair];
         return (checkpoints.native_shapes & (1U << (size_class + 1))) != 0 && checkpoints.calls + 1 != checkpoints.next;
     }
-    void count_native(Collective collective, Form form) { ++checkpoints_[pair_index(collective, form)].calls; }
+    // Counts a call the native route took, for the checkpoints and for the statistics
+    // (settled_calls), in the line decided_native read: the one line of the communicator's
+    // such a call writes.
+    void count_native(Collective collective, Form form) {
+        Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
+        ++checkpoints.calls;
+        checkpoints.settled.store(checkpoints.settled.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    }
+    void uncount_native(Collective collective, Form form) {
+        Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
+        --checkpoints.calls;
+        checkpoints.settled.store(checkpoints.settled.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+    }
+    // The calls count_native counted since the tuner started or reset_settled_calls, every
+    // collective and form together.
+    std::uint64_t settled_calls() const;
+    void reset_settled_calls();
     // Asks the cache for what decided_native reads, ahead of the checks before it.
     void prefetch_native(Collective collective, Form form) const {
         __builtin_prefetch(&checkpoints_[pair_index(collective, form)]);
@@ -221,13 +237,16 @@ private:
         // where its own opening or trial, still to come, finds native.
         std::optional<Decision> mimicked;
     };
-    // A collective and form's calls and checkpoints, and which of its shapes are decided native
-    // (bit size_class + 1): what decided_native reads, together in a few bytes.
-    struct Checkpoints {
+    // A collective and form's calls and checkpoints, which of its shapes are decided native
+    // (bit size_class + 1), and the calls of the native route: what decided_native reads and
+    // count_native writes, within one cache line. settled has one writer, the thread in a
+    // collective call of the communicator (MPI lets no two run at once), and any reader.
+    struct alignas(32) Checkpoints {
         int calls = 0;
         int next = 0;
         int passed = 0;
         std::uint16_t native_shapes = 0;
+        std::atomic<std::uint64_t> settled{0};
     };
     struct Sample {
         int shape;

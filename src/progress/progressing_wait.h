@@ -5,6 +5,7 @@
 // forever.
 #pragma once
 
+#include "src/base/call_flags.h"
 #include "src/progress/mpi_progress_hook.h"
 
 #include <mpi.h>
@@ -32,7 +33,8 @@ void run_operations_in_flight();
 // them may first need this one's next round. The blocking call itself must stay as it is: a
 // nonblocking collective never matches a blocking one another process makes.
 inline void finish_before_blocking() {
-    if (!mpi_progresses_library()) run_operations_in_flight();
+    if (!mpi_progresses_library() && call_flags.operations_in_flight.load(std::memory_order_relaxed) != 0)
+        run_operations_in_flight();
 }
 
 // MPI_Allreduce in place on comm, progressing as wait_all_progressing does (not under SMPI:

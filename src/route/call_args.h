@@ -60,18 +60,28 @@ bool named_type(MPI_Datatype type);
 // time (asked_type_size).
 std::size_t asked_type_size(MPI_Datatype type);
 
+// Whether type is the named type whose size this thread remembers.
+inline bool size_remembered(MPI_Datatype type) {
+    const RememberedState& last = remembered_state;
+    return last.named_size > 0 && last.named_type == type;
+}
+
 // The bytes of one element of a committed type.
 inline std::size_t type_size(MPI_Datatype type) {
-    const RememberedState& last = remembered_state;
-    return last.named_size > 0 && last.named_type == type ? static_cast<std::size_t>(last.named_size)
-                                                           : asked_type_size(type);
+    if (size_remembered(type)) [[likely]]
+        return static_cast<std::size_t>(remembered_state.named_size);
+    return asked_type_size(type);
+}
+
+// Whether every block of the call has one size on every process: allgather's and alltoall's.
+inline bool uniform_blocks(Collective collective) {
+    return collective == Collective::allgather || collective == Collective::alltoall;
 }
 
 // allgather and alltoall: the bytes of every block of the call (all processes' blocks are the
-// same size); nothing for the v and w forms. Inline: every call on the native route asks, and an
-// optional returned from a call costs a stalled load.
+// same size); nothing for the v and w forms.
 inline std::optional<std::size_t> uniform_block_bytes(const CallArgs& args) {
-    if (args.collective != Collective::allgather && args.collective != Collective::alltoall) return std::nullopt;
+    if (!uniform_blocks(args.collective)) return std::nullopt;
     return static_cast<std::size_t>(args.send.count) * type_size(args.send.type);
 }
 

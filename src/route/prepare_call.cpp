@@ -50,11 +50,6 @@ struct HeldBlocks {
     }
 };
 
-// Whether every block of the call has one size on every process: allgather's and alltoall's.
-bool uniform_blocks(Collective collective) {
-    return collective == Collective::allgather || collective == Collective::alltoall;
-}
-
 // What native MPI sends for a call of these blocks, one message per out-edge: in all, between
 // nodes where the library knows them, and with reorder=1 the bytes between nodes with the old
 // and the new ranks.
@@ -119,14 +114,12 @@ bool runs_natively(const PreparedCall& call, Form form) {
 
 // Whether the communicator's calls of this form may be settled native: auto mode past Phase 1,
 // or any mode where a process uses a GPU; set up, where the MPI's own collective is right for the
-// form (but alltoallw, which settled_native sees to).
+// form (but alltoallw, which take_native_route sees to).
 bool native_route_opens(Form form, const TopoState& state) {
     if (form == Form::persistent || state.awaiting_setup) return false;
     const bool decides = state.created.config.mode == NBRCOMB_MODE_AUTO && !state.decisions.phase1_pending();
     return (decides || state.created.gpu_somewhere) && native_reliable(Collective::allgather, form, *state.topology);
 }
-
-std::uint8_t form_bit(Form form) { return static_cast<std::uint8_t>(1U << static_cast<int>(form)); }
 
 // The route's facts are written once, before its first form opens, and never change after;
 // the forms are published last (native_route_forms, release), so that another thread's copy of
@@ -147,27 +140,12 @@ void open_native_route(Form form, TopoState& state) {
 
 }  // namespace
 
-SettledNative settled_native(const CallArgs& args, Form form) {
-    const RememberedState* found = remembered(args.comm);
-    if (found == nullptr) return {.settled = true};
-    const NativeRoute& route = found->route;
-    if ((route.forms & form_bit(form)) == 0) return {};
-    if (route.tuner != nullptr) route.tuner->prefetch_native(args.collective, form);
-    if (!mpi_right_on_alltoallw && args.collective == Collective::alltoallw) return {};
-    // The MPI checks the arguments as check_call does, but for NULL buffers, on which Open MPI's
-    // own collectives crash. Device memory needs no check here: such a call goes to the MPI anyway.
-    if (args.sendbuf == nullptr || args.recvbuf == nullptr) return {};
-    if (route.every_shape_native) return {true, found->state, nullptr, route.out_edges};
-    // MPI_DATATYPE_NULL has no size to ask for; the full way fails the call on its communicator.
-    if (route.shape_by_block && args.send.type == MPI_DATATYPE_NULL) return {};
-    const std::optional<std::size_t> uniform = route.shape_by_block ? uniform_block_bytes(args) : std::nullopt;
-    if (!route.tuner->decided_native(args.collective, form, uniform ? size_class(*uniform) : -1)) return {};
-    return {true, found->state, route.tuner, route.out_edges};
-}
-
-bool passes_checks(const SettledNative& settled, const CallArgs& args) {
+void native_route_failed(const SettledNative& settled, const CallArgs& args, Form form) {
+    if (settled.state == nullptr) return;
     const Topology& topology = *settled.state->topology;
-    return check_call(args, topology.indegree(), topology.outdegree()) == MPI_SUCCESS;
+    if (check_call(args, topology.indegree(), topology.outdegree()) == MPI_SUCCESS) return;
+    if (settled.tuner != nullptr) settled.tuner->uncount_native(args.collective, form);
+    else settled.state->stats.uncount_native_call(settled.out_edges);
 }
 
 int prepare(const CallArgs& args, Form form, PreparedCall& call) {

@@ -10,7 +10,7 @@ namespace nbrcomb::detail {
 // MPI, NULL count and displacement arrays are accepted for a side of degree 0 (the standard
 // allows them). Every call the library intercepts on a communicator it manages gets these,
 // also where it leaves the call to the MPI (but on the native route, prepare_call.h:
-// settled_native, where both buffers are set and the MPI checks them itself, as Open MPI's
+// take_native_route, where both buffers are set and the MPI checks them itself, as Open MPI's
 // parameter checking does these): a NULL buffer
 // with data to move fails with MPI_ERR_BUFFER where Open MPI's own collectives crash. Buffers are checked as each send and
 // receive of the call would check them, before any is posted. They cost a few comparisons per

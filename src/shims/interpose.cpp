@@ -109,40 +109,22 @@ NBRCOMB_EXPORT int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int ind
 
 // The neighborhood collectives, every form of each line of neighbor_collectives.def. The core
 // takes the call's arguments as CallArgs; the MPI's function with the caller's own arguments
-// goes with them as a lambda (native_args), which the core calls where it leaves the call to
-// the MPI: on the native route, inlined here.
-
-namespace {
-
-template <class CallMpi>
-const CallMpi& call_mpi_of(const CallArgs& args) {
-    return *static_cast<const CallMpi*>(args.native_args);
-}
-
-template <class CallMpi>
-int blocking(CallArgs args, const CallMpi& call_mpi) {
-    args.native_args = &call_mpi;
-    return enter_blocking(args, [](const CallArgs& a) { return call_mpi_of<CallMpi>(a)(); });
-}
-
-template <class CallMpi>
-int nonblocking(CallArgs args, const CallMpi& call_mpi, MPI_Request* request) {
-    args.native_args = &call_mpi;
-    return enter_nonblocking(args, request,
-                             [](const CallArgs& a, MPI_Request* r) { return call_mpi_of<CallMpi>(a)(r); });
-}
+// goes with them as a lambda, which the core calls where it leaves the call to the MPI: on the
+// native route, inlined here (call/library_entry.h).
 
 #if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
+namespace {
+
 template <class CallMpi>
 int persistent(CallArgs args, const CallMpi& call_mpi, MPI_Info info, MPI_Request* request) {
     args.native_args = &call_mpi;
     return enter_persistent(args, info, request, [](const CallArgs& a, MPI_Info i, MPI_Request* r) {
-        return call_mpi_of<CallMpi>(a)(i, r);
+        return (*static_cast<const CallMpi*>(a.native_args))(i, r);
     });
 }
-#endif
 
 }  // namespace
+#endif
 
 #if NBRCOMB_MPI_PERSISTENT_COLLECTIVES
 #define NBRCOMB_PERSISTENT_SHIM(name, parameters, names)                                                          \
@@ -157,11 +139,11 @@ int persistent(CallArgs args, const CallMpi& call_mpi, MPI_Info info, MPI_Reques
 
 #define NBRCOMB_NEIGHBOR_COLLECTIVE(name, NAME, parameters, large_count_parameters, names, kinds)                  \
     NBRCOMB_EXPORT int MPI_Neighbor_##name(NBRCOMB_UNPAREN parameters) {                                          \
-        return blocking(name##_args names, [=] { return PMPI_Neighbor_##name names; });                           \
+        return enter_blocking([=] { return name##_args names; }, [=] { return PMPI_Neighbor_##name names; });     \
     }                                                                                                             \
     NBRCOMB_EXPORT int MPI_Ineighbor_##name(NBRCOMB_UNPAREN parameters, MPI_Request* request) {                   \
-        return nonblocking(name##_args names,                                                                     \
-                           [=](MPI_Request* r) { return PMPI_Ineighbor_##name(NBRCOMB_UNPAREN names, r); }, request); \
+        return enter_nonblocking([=] { return name##_args names; }, request,                                      \
+                                 [=](MPI_Request* r) { return PMPI_Ineighbor_##name(NBRCOMB_UNPAREN names, r); }); \
     }                                                                                                             \
     NBRCOMB_PERSISTENT_SHIM(name, parameters, names)
 #include "src/base/neighbor_collectives.def"

@@ -144,18 +144,19 @@ template <auto pmpi, class Wide>
 int blocking(Collective collective, const Wide& wide) {
     Narrowed arrays;
     CallArgs args;
-    const NativeCall native = [](const CallArgs& a) { return std::apply(pmpi, original<Wide>(a)); };
-    return int_form(collective, wide, arrays, args) ? enter_blocking(args, native) : native(args);
+    const auto call_mpi = [&wide] { return std::apply(pmpi, wide); };
+    return int_form(collective, wide, arrays, args) ? enter_blocking([&args] { return args; }, call_mpi) : call_mpi();
 }
 
 template <auto pmpi, class Wide>
 int nonblocking(Collective collective, const Wide& wide, MPI_Request* request) {
     Narrowed arrays;
     CallArgs args;
-    const NativeStart native = [](const CallArgs& a, MPI_Request* r) {
-        return std::apply([r](auto... arguments) { return pmpi(arguments..., r); }, original<Wide>(a));
+    const auto call_mpi = [&wide](MPI_Request* r) {
+        return std::apply([r](auto... arguments) { return pmpi(arguments..., r); }, wide);
     };
-    return int_form(collective, wide, arrays, args) ? enter_nonblocking(args, request, native) : native(args, request);
+    return int_form(collective, wide, arrays, args) ? enter_nonblocking([&args] { return args; }, request, call_mpi)
+                                                    : call_mpi(request);
 }
 
 template <auto pmpi, class Wide>

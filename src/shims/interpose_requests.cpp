@@ -1,7 +1,7 @@
 // The request calls the library intercepts, so that its nonblocking and persistent operations
 // advance while the application waits and their requests behave like any other. With no
 // library operation in flight and no library persistent request, each goes straight to the MPI
-// after one atomic load.
+// after a load of one line (base/call_flags.h), and returns from there.
 #include "src/base/error_handler.h"
 #include "src/communicator/progress_engine.h"
 #include "src/progress/mpi_progress_hook.h"
@@ -30,6 +30,14 @@ int wait_until(std::span<const MPI_Request> awaited, bool may_finish_sole, Test 
         let_other_threads_run();
     }
 }
+
+// Whether a wait goes straight to the MPI, nothing of the library's to do before or after it: no
+// library persistent request, whose failure it would return, and no library operation in flight
+// or the MPI advances them itself. A test, which advances them itself, needs none in flight.
+[[gnu::always_inline]] inline bool straight_to_mpi_wait() {
+    return !persistent_collectives_exist() && (!operations_in_flight() || mpi_progresses_library());
+}
+[[gnu::always_inline]] inline bool straight_to_mpi_test() { return !persistent_collectives_exist() && !operations_in_flight(); }
 
 std::span<const MPI_Request> span_of(const MPI_Request* requests, int count) {
     return {requests, count > 0 ? static_cast<std::size_t>(count) : 0};
@@ -66,6 +74,7 @@ int with_failures(int err, const MPI_Request* requests, int count, const int* in
 }  // namespace
 
 NBRCOMB_EXPORT int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+    if (straight_to_mpi_wait()) return PMPI_Wait(request, status);
     const int err = wait_until(
         span_of(request, 1), true, [&](int& done) { return PMPI_Test(request, &done, status); },
         [&] { return PMPI_Wait(request, status); });
@@ -73,6 +82,7 @@ NBRCOMB_EXPORT int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 }
 
 NBRCOMB_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+    if (straight_to_mpi_wait()) return PMPI_Waitall(count, requests, statuses);
     const int err = wait_until(
         span_of(requests, count), true, [&](int& done) { return PMPI_Testall(count, requests, &done, statuses); },
         [&] { return PMPI_Waitall(count, requests, statuses); });
@@ -81,6 +91,7 @@ NBRCOMB_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status sta
 
 // Any one may complete first, so no operation is run to its end here.
 NBRCOMB_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+    if (straight_to_mpi_wait()) return PMPI_Waitany(count, requests, index, status);
     const int err = wait_until(
         span_of(requests, count), false,
         [&](int& done) { return PMPI_Testany(count, requests, index, &done, status); },
@@ -90,6 +101,7 @@ NBRCOMB_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int* index, MP
 
 NBRCOMB_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                                 MPI_Status statuses[]) {
+    if (straight_to_mpi_wait()) return PMPI_Waitsome(incount, requests, outcount, indices, statuses);
     const int err = wait_until(
         span_of(requests, incount), false,
         [&](int& done) {
@@ -102,18 +114,21 @@ NBRCOMB_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcou
 }
 
 NBRCOMB_EXPORT int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+    if (straight_to_mpi_test()) return PMPI_Test(request, flag, status);
     progress_operations();
     const int err = PMPI_Test(request, flag, status);
     return *flag ? with_failure(err, *request, status) : err;
 }
 
 NBRCOMB_EXPORT int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+    if (straight_to_mpi_test()) return PMPI_Testall(count, requests, flag, statuses);
     progress_operations();
     const int err = PMPI_Testall(count, requests, flag, statuses);
     return *flag ? with_failures(err, requests, count, nullptr, statuses) : err;
 }
 
 NBRCOMB_EXPORT int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+    if (straight_to_mpi_test()) return PMPI_Testany(count, requests, index, flag, status);
     progress_operations();
     const int err = PMPI_Testany(count, requests, index, flag, status);
     return *flag && *index != MPI_UNDEFINED ? with_failure(err, requests[*index], status) : err;
@@ -121,6 +136,7 @@ NBRCOMB_EXPORT int MPI_Testany(int count, MPI_Request requests[], int* index, in
 
 NBRCOMB_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                                 MPI_Status statuses[]) {
+    if (straight_to_mpi_test()) return PMPI_Testsome(incount, requests, outcount, indices, statuses);
     progress_operations();
     const int err = PMPI_Testsome(incount, requests, outcount, indices, statuses);
     return *outcount == MPI_UNDEFINED ? err : with_failures(err, requests, *outcount, indices, statuses);

@@ -50,7 +50,7 @@ NBRCOMB_EXPORT int nbrcomb_comm_stats_sized(MPI_Comm comm, nbrcomb_stats* stats,
     const TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
     if (stats == nullptr || !whole_fields(size)) return MPI_ERR_ARG;
-    const nbrcomb_stats snapshot = state->stats.snapshot();
+    const nbrcomb_stats snapshot = state->statistics();
     const std::size_t known = std::min(size, sizeof snapshot);
     std::memcpy(stats, &snapshot, known);
     std::memset(reinterpret_cast<unsigned char*>(stats) + known, 0, size - known);
@@ -66,6 +66,6 @@ NBRCOMB_EXPORT int(nbrcomb_comm_stats)(MPI_Comm comm, nbrcomb_stats* stats) {
 NBRCOMB_EXPORT int nbrcomb_comm_reset_stats(MPI_Comm comm) {
     TopoState* state = comm == MPI_COMM_NULL ? nullptr : find_state(comm);
     if (state == nullptr) return MPI_ERR_COMM;
-    state->stats.reset();
+    state->reset_statistics();
     return MPI_SUCCESS;
 }

@@ -100,6 +100,44 @@ TEST(AutoMode, every_collective_and_form_matches_native_through_trial_and_decisi
     }
 }
 
+// Every call counts once, whichever way it went (the library's, the MPI's on the native route,
+// whose calls the tuner counts), from a reset on; a call whose arguments the checks refuse counts
+// nowhere, though on the native route the MPI refused it after the library counted it. Past the
+// decisions with something to combine (theta 1), and where Phase 1 planned nothing (every shape
+// native).
+TEST(AutoMode, each_call_counts_once_from_a_reset_and_a_refused_one_not_at_all) {
+    if (!expect_library_loaded()) return;
+    const TypeCatalog catalog;
+    for (const char* theta : {"1", "1000000"}) {
+        const Hints hints{{"nbrcomb_mode", "auto"}, {"nbrcomb_theta", theta}, {"nbrcomb_lazy", "2"}};
+        const Comm comm = create_dist_graph(MPI_COMM_WORLD, random_digraph(size_of(MPI_COMM_WORLD), 26), {.hints = hints});
+        const Call call = make_call(Collective::alltoall, comm, catalog, {.types = &catalog.pair("int")});
+        expect_repeated_calls_match(call, calls_past_decision, std::string("theta ") + theta);
+        ASSERT_EQ(comm_reset_stats(comm), MPI_SUCCESS);
+        const nbrcomb_stats reset = stats_of(comm);
+        EXPECT_EQ(reset.calls + reset.native_calls, 0u) << "theta " << theta;
+        EXPECT_EQ(reset.native_call_messages, 0u) << "theta " << theta;
+
+        constexpr int more_calls = 5;
+        expect_repeated_calls_match(call, more_calls, std::string("theta ") + theta + ", after the reset");
+        const nbrcomb_stats counted = stats_of(comm);
+        EXPECT_EQ(counted.calls + counted.native_calls, static_cast<unsigned long long>(more_calls)) << "theta " << theta;
+        EXPECT_EQ(counted.native_call_messages, counted.native_calls * neighborhood_of(comm).destinations.size())
+            << "theta " << theta;
+
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+        std::vector<int> buffer(neighborhood_of(comm).sources.size() + neighborhood_of(comm).destinations.size() + 1);
+        EXPECT_NE(MPI_Neighbor_alltoall(buffer.data(), 1, MPI_INT, buffer.data(), -1, MPI_INT, comm), MPI_SUCCESS)
+            << "theta " << theta;
+        MPI_Comm_set_errhandler(comm, MPI_ERRORS_ARE_FATAL);
+        const nbrcomb_stats refused = stats_of(comm);
+        EXPECT_EQ(refused.calls + refused.native_calls, counted.calls + counted.native_calls) << "theta " << theta;
+        EXPECT_EQ(refused.native_call_messages, counted.native_call_messages) << "theta " << theta;
+        // The processes still agree where their checkpoints fall.
+        expect_repeated_calls_match(call, more_calls, std::string("theta ") + theta + ", after the refused call");
+    }
+}
+
 // Decisions hold per size class: a shape decided at one size is decided again at another, by its
 // estimate or its own trial. Where a candidate relays blocks through processes of other connected
 // components (aggregation, grids), one decision holds for every size, so that every process takes
@@ -124,7 +162,9 @@ TEST(AutoMode, persistent_alltoallv_is_counted_with_default_and_forced_settings)
             const bool library_ran = after.calls > before.calls;
             EXPECT_EQ((after.calls + after.native_calls) - (before.calls + before.native_calls), library_ran ? 2u : 1u)
                 << hints[0].second << ", round " << round;
-            if (hints == pairs_hints && size_of(MPI_COMM_WORLD) > 1) EXPECT_TRUE(library_ran) << "pairs, round " << round;
+            if (hints == pairs_hints && size_of(MPI_COMM_WORLD) > 1) {
+                EXPECT_TRUE(library_ran) << "pairs, round " << round;
+            }
             EXPECT_TRUE(expect_matches_native(call, hints[0].second, Expect::any_route));
         }
     }

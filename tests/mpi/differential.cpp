@@ -613,4 +613,10 @@ int comm_stats(MPI_Comm comm, nbrcomb_stats& stats) {
     return function ? function(comm, &stats, sizeof stats) : MPI_ERR_OTHER;
 }
 
+int comm_reset_stats(MPI_Comm comm) {
+    using ResetFunction = decltype(&nbrcomb_comm_reset_stats);
+    static const auto function = reinterpret_cast<ResetFunction>(dlsym(RTLD_DEFAULT, "nbrcomb_comm_reset_stats"));
+    return function ? function(comm) : MPI_ERR_OTHER;
+}
+
 }  // namespace nbrcomb::test

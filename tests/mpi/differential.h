@@ -148,6 +148,7 @@ bool expect_library_fails(const Call& call, std::string_view what,
 // builds are tested alike; MPI_ERR_OTHER when the library is not loaded.
 bool library_loaded();
 int comm_stats(MPI_Comm comm, nbrcomb_stats& stats);
+int comm_reset_stats(MPI_Comm comm);
 
 // Collective: records a failure unless the library is loaded (every rank loads the same).
 bool expect_library_loaded(std::source_location where = std::source_location::current());
