@@ -182,6 +182,10 @@ const std::shared_ptr<TopoState>* find_shared_state(MPI_Comm comm) {
     return box;
 }
 
+const RememberedState* remember(MPI_Comm comm) {
+    return find_shared_state(comm) == nullptr ? nullptr : &remembered_state;
+}
+
 void refresh_remembered_route(const TopoState& state) {
     if (remembered_state.state == &state) remembered_state.route = published_route(state);
 }

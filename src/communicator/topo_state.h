@@ -212,13 +212,17 @@ struct alignas(64) RememberedState {  // one cache line
 static_assert(sizeof(RememberedState) == 64, "what the native route reads of a thread's lookup is one cache line");
 NBRCOMB_HOT_THREAD_LOCAL extern constinit RememberedState remembered_state;
 
+// remembered()'s way when the thread remembers another communicator or a stale one: the lookup,
+// kept out of the lines of the inlined test.
+[[gnu::cold]] const RememberedState* remember(MPI_Comm comm);
+
 // What this thread remembers of comm, refreshed if it remembered another; nullptr if the library
 // does not manage comm.
 inline const RememberedState* remembered(MPI_Comm comm) {
     const RememberedState& last = remembered_state;
     if (last.comm == comm && last.generation == call_flags.states_changed.load(std::memory_order_acquire)) [[likely]]
         return last.box != nullptr ? &last : nullptr;
-    return find_shared_state(comm) == nullptr ? nullptr : &remembered_state;
+    return remember(comm);
 }
 
 // find_shared_state's state, plain.

@@ -57,8 +57,8 @@ bool named_type(MPI_Datatype type);
 // The size of a named type is kept in the thread's remembered lookup (communicator/topo_state.h),
 // as it never changes and no program frees one: a load where each call would ask the MPI. A
 // derived type's handle may be freed and come back for another type, so its size is asked each
-// time (asked_type_size).
-std::size_t asked_type_size(MPI_Datatype type);
+// time (asked_type_size), out of the lines of the inlined test.
+[[gnu::cold]] std::size_t asked_type_size(MPI_Datatype type);
 
 // Whether type is the named type whose size this thread remembers.
 inline bool size_remembered(MPI_Datatype type) {
