@@ -185,8 +185,8 @@ public:
         return (checkpoints.native_shapes & (1U << (size_class + 1))) != 0 && checkpoints.calls + 1 != checkpoints.next;
     }
     // Counts a call the native route took, for the checkpoints and for the statistics
-    // (settled_calls), in the line decided_native read: the one line of the communicator's
-    // such a call writes.
+    // (settled_calls), in the line decided_native read: the only line of the communicator's
+    // that such a call writes. uncount_native takes it back.
     void count_native(Collective collective, Form form) {
         Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
         ++checkpoints.calls;
