@@ -52,15 +52,11 @@ public:
     // A call left to the MPI, counted with the messages it sends (one per out-edge), without the
     // lock: only the thread in a collective call on the communicator counts, and MPI lets no two
     // collective calls on one communicator run at once (MPI 3.1 §12.4.2); the native route then
-    // costs two adds.
-    void count_native_call(std::size_t out_edges) {
-        native_calls_.store(native_calls_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-        native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) + out_edges,
-                                    std::memory_order_relaxed);
-    }
-    void uncount_native_call(std::size_t out_edges) {
-        native_calls_.store(native_calls_.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
-        native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) - out_edges,
+    // costs two adds. calls = -1 takes one back.
+    void count_native_call(std::size_t out_edges, int calls = 1) {
+        const auto added = static_cast<unsigned long long>(calls);  // modulo 2^64, as the counters wrap
+        native_calls_.store(native_calls_.load(std::memory_order_relaxed) + added, std::memory_order_relaxed);
+        native_call_messages_.store(native_call_messages_.load(std::memory_order_relaxed) + added * out_edges,
                                     std::memory_order_relaxed);
     }
     nbrcomb_stats snapshot() const;

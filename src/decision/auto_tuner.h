@@ -186,16 +186,12 @@ public:
     }
     // Counts a call the native route took, for the checkpoints and for the statistics
     // (settled_calls), in the line decided_native read: the only line of the communicator's
-    // that such a call writes. uncount_native takes it back.
-    void count_native(Collective collective, Form form) {
+    // that such a call writes. calls = -1 takes one back.
+    void count_native(Collective collective, Form form, int calls = 1) {
         Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
-        ++checkpoints.calls;
-        checkpoints.settled.store(checkpoints.settled.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-    }
-    void uncount_native(Collective collective, Form form) {
-        Checkpoints& checkpoints = checkpoints_[pair_index(collective, form)];
-        --checkpoints.calls;
-        checkpoints.settled.store(checkpoints.settled.load(std::memory_order_relaxed) - 1, std::memory_order_relaxed);
+        checkpoints.calls += calls;
+        checkpoints.settled.store(checkpoints.settled.load(std::memory_order_relaxed) + static_cast<std::uint64_t>(calls),
+                                  std::memory_order_relaxed);
     }
     // The calls count_native counted since the tuner started or reset_settled_calls, every
     // collective and form together.

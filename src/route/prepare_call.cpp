@@ -144,8 +144,8 @@ void native_route_failed(const SettledNative& settled, const CallArgs& args, For
     if (settled.state == nullptr) return;
     const Topology& topology = *settled.state->topology;
     if (check_call(args, topology.indegree(), topology.outdegree()) == MPI_SUCCESS) return;
-    if (settled.tuner != nullptr) settled.tuner->uncount_native(args.collective, form);
-    else settled.state->stats.uncount_native_call(settled.out_edges);
+    if (settled.tuner != nullptr) settled.tuner->count_native(args.collective, form, -1);
+    else settled.state->stats.count_native_call(settled.out_edges, -1);
 }
 
 int prepare(const CallArgs& args, Form form, PreparedCall& call) {
